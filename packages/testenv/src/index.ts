@@ -1,0 +1,40 @@
+/**
+ * A real Kubernetes control plane and a real Flink session cluster on 127.0.0.1, for tests and
+ * local development.
+ *
+ * @packageDocumentation
+ */
+export { startControlPlane } from './controlPlane';
+export type { AdminCredentials, ControlPlane, ControlPlaneOptions } from './controlPlane';
+export { Faults, NO_VOLUME_LABEL, STUCK_FINALIZER } from './faults';
+export type { PodFailure } from './faults';
+export {
+  DEFAULT_FLINK_VERSION,
+  ensureFlinkClasspath,
+  FLINK_VERSIONS,
+  resolveFlinkVersion,
+  startFlinkSession,
+} from './flink';
+export type { FlinkSession, FlinkSessionOptions } from './flink';
+export { KubeApiError, KubeClient } from './kubeClient';
+export type { KubeCredentials, KubeList, KubeObject, PatchType } from './kubeClient';
+export { parseKubeconfig, renderKubeconfig } from './kubeconfig';
+export { defaultNodes, isNodeReady, ZONE_LABEL } from './nodes';
+export type { FakeNodeSpec } from './nodes';
+export { BINARY_NAMES, cacheDir, DEFAULT_VERSIONS, resolveBinaries, resolveBinary } from './paths';
+export type { BinaryName } from './paths';
+export { waitFor } from './processes';
+export {
+  IMMEDIATE_STORAGE_CLASS,
+  POOL_LABEL,
+  WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
+} from './storage';
+export type { VolumePoolOptions } from './storage';
+export {
+  connectSharedControlPlane,
+  createTestNamespace,
+  SHARED_PLANE_ENV,
+  useControlPlane,
+} from './shared';
+export type { SharedControlPlane } from './shared';
+export { cleanUpStaleRuns } from './cleanup';

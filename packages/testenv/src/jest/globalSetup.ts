@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ControlPlane, startControlPlane } from '../controlPlane';
+import { SHARED_PLANE_ENV, writeSharedPlaneFile } from '../shared';
+
+declare global {
+  // The plane lives in Jest's main process between global setup and teardown.
+  // eslint-disable-next-line no-var
+  var flinkStandaloneTestenvPlane: ControlPlane | undefined;
+}
+
+/** Starts one control plane for the whole test run; tests join it with useControlPlane(). */
+export default async function globalSetup(): Promise<void> {
+  if (process.env.FLINK_STANDALONE_TESTENV_SHARED === 'false') return;
+  const plane = await startControlPlane({
+    log: line => process.stderr.write(`[testenv] ${line}\n`),
+  });
+  process.stderr.write(`[testenv] control plane ready in ${plane.startupMs} ms: ${plane.kubeconfigPath}\n`);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flink-standalone-jest-')), 'plane.json');
+  writeSharedPlaneFile(file, plane);
+  process.env[SHARED_PLANE_ENV] = file;
+  globalThis.flinkStandaloneTestenvPlane = plane;
+}

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Versions of the binaries that `scripts/build-binaries.sh` builds by default. */
+export const DEFAULT_VERSIONS = {
+  kubernetes: 'v1.37.2',
+  etcd: 'v3.6.16',
+  kwok: 'v0.8.0',
+} as const;
+
+/** The names of the binaries a control plane needs. */
+export type BinaryName =
+  | 'etcd'
+  | 'kube-apiserver'
+  | 'kube-controller-manager'
+  | 'kube-scheduler'
+  | 'kubectl'
+  | 'kwok';
+
+export const BINARY_NAMES: readonly BinaryName[] = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kubectl',
+  'kwok',
+];
+
+/** The cache folder outside the repo, shared with the root scripts (Node bootstrap). */
+export function cacheDir(): string {
+  return (
+    process.env.FLINK_STANDALONE_CACHE ??
+    path.join(
+      process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'),
+      'flink-standalone',
+    )
+  );
+}
+
+function cachedBinary(name: BinaryName): string {
+  const v = DEFAULT_VERSIONS;
+  const folder =
+    name === 'etcd'
+      ? `etcd/${process.env.ETCD_VERSION ?? v.etcd}`
+      : name === 'kwok'
+        ? `kwok/${process.env.KWOK_VERSION ?? v.kwok}`
+        : `k8s/${process.env.K8S_VERSION ?? v.kubernetes}`;
+  return path.join(cacheDir(), folder, 'bin', name);
+}
+
+/** TEST_ASSET_KUBE_APISERVER for kube-apiserver: the envtest convention. */
+export function assetVariable(name: BinaryName): string {
+  return `TEST_ASSET_${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** Where a binary may come from, most specific first. */
+export function binaryCandidates(name: BinaryName): string[] {
+  const env = process.env;
+  return [
+    env[assetVariable(name)],
+    env.KUBEBUILDER_ASSETS && path.join(env.KUBEBUILDER_ASSETS, name),
+    env.FLINK_STANDALONE_BIN_DIR && path.join(env.FLINK_STANDALONE_BIN_DIR, name),
+    cachedBinary(name),
+  ].filter((p): p is string => Boolean(p));
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves a binary, or throws an error that says how to get it. */
+export function resolveBinary(name: BinaryName): string {
+  const candidates = binaryCandidates(name);
+  const found = candidates.find(isExecutable);
+  if (!found) {
+    throw new Error(
+      `${name} not found (looked in ${candidates.join(', ')}). ` +
+        `Build it with "npm run build-binaries -w @flink-standalone/testenv", ` +
+        `or point ${assetVariable(name)}, KUBEBUILDER_ASSETS or FLINK_STANDALONE_BIN_DIR at it.`,
+    );
+  }
+  return found;
+}
+
+export function resolveBinaries(): Record<BinaryName, string> {
+  return Object.fromEntries(
+    BINARY_NAMES.map(name => [name, resolveBinary(name)]),
+  ) as Record<BinaryName, string>;
+}
+
+/** Folder of per-run state files, read by `k8s:down` to clean up after a crash. */
+export function runStateDir(): string {
+  return path.join(cacheDir(), 'run');
+}

@@ -1,0 +1,157 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface ProcessSpec {
+  name: string;
+  command: string;
+  args: string[];
+  logFile: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** A child process in its own process group, with its output in a log file. */
+export class ManagedProcess {
+  readonly exited: Promise<number | null>;
+  private exitCode: number | null | undefined = undefined;
+
+  private constructor(
+    readonly spec: ProcessSpec,
+    private readonly child: ChildProcess,
+  ) {
+    this.exited = new Promise(resolve => {
+      child.once('exit', (code, signal) => {
+        this.exitCode = code ?? (signal ? -1 : null);
+        resolve(this.exitCode);
+      });
+      child.once('error', () => {
+        this.exitCode = -1;
+        resolve(-1);
+      });
+    });
+  }
+
+  static start(spec: ProcessSpec): ManagedProcess {
+    const out = fs.openSync(spec.logFile, 'a');
+    // Detached: Ctrl-C reaches only the owner, which then stops the plane in order.
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: { ...process.env, ...spec.env },
+      stdio: ['ignore', out, out],
+      detached: true,
+    });
+    fs.closeSync(out);
+    child.unref();
+    return new ManagedProcess(spec, child);
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  get alive(): boolean {
+    return this.exitCode === undefined && this.pid > 0;
+  }
+
+  /** Sends a signal to the whole process group, synchronously (safe in an 'exit' handler). */
+  signal(signal: NodeJS.Signals): void {
+    if (!this.alive) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  /** SIGTERM, then SIGKILL after graceMs. */
+  async stop(graceMs = 5000): Promise<void> {
+    if (!this.alive) return;
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  async kill(): Promise<void> {
+    this.signal('SIGKILL');
+    await this.exited;
+  }
+
+  logTail(lines = 40): string {
+    try {
+      return fs
+        .readFileSync(this.spec.logFile, 'utf8')
+        .split('\n')
+        .slice(-lines)
+        .join('\n');
+    } catch {
+      return '';
+    }
+  }
+}
+
+/** Synchronous cleanups run when the owning Node process exits or is interrupted. */
+type Cleanup = () => void;
+const cleanups = new Set<Cleanup>();
+let handlersInstalled = false;
+
+function runCleanups(): void {
+  for (const cleanup of [...cleanups]) {
+    try {
+      cleanup();
+    } catch {
+      // best effort: the process is going away
+    }
+  }
+  cleanups.clear();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  runCleanups();
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+}
+
+function installHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on('exit', runCleanups);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+}
+
+/** Registers a cleanup for process exit; returns a function that unregisters it. */
+export function onProcessExit(cleanup: Cleanup): () => void {
+  installHandlers();
+  cleanups.add(cleanup);
+  return () => {
+    cleanups.delete(cleanup);
+  };
+}
+
+/** Polls until check() returns a value (not undefined/false), or throws after timeoutMs. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs = 30_000, intervalMs = 200 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${reason}`);
+    }
+    await new Promise(r => setTimeout(r, intervalMs));
+  }
+}

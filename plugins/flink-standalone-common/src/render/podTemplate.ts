@@ -1,0 +1,277 @@
+import type {
+  V1Container,
+  V1PersistentVolumeClaimSpec,
+  V1PodTemplateSpec,
+  V1Volume,
+} from '@kubernetes/client-node';
+import { configFileName } from '../spec/flinkVersions';
+import { ENV_POD_IP, ENV_POD_NAME } from '../spec/reserved';
+import type { ClusterSpec, VolumeClaimTemplateSpec, WorkloadKind } from '../spec';
+import { FlinkComponent, claimLabels, clusterLabels } from './labels';
+import {
+  CONFIG_HASH_ANNOTATION,
+  CONFIG_MOUNT_PATH,
+  CONFIG_VOLUME,
+  MAIN_CONTAINER,
+  PORTS,
+  USRLIB_PATH,
+  USRLIB_VOLUME,
+  clusterObjectNames,
+  podServiceAccount,
+} from './names';
+import { LOG4J_FILE } from './configMap';
+
+/** What every pod-template step may look at. */
+export interface PodContext {
+  spec: ClusterSpec;
+  component: FlinkComponent;
+  workload: WorkloadKind;
+  configHash: string;
+}
+
+/**
+ * One concern of a pod template (resources, config volume, claims, probes, …). The template is
+ * the result of applying every step in order to an empty pod, like the operator's decorators.
+ */
+type PodStep = (pod: V1PodTemplateSpec, ctx: PodContext) => V1PodTemplateSpec;
+
+const POD_STEPS: PodStep[] = [
+  mainContainer,
+  resources,
+  flinkConfigVolume,
+  downwardApiEnv,
+  claimVolumes,
+  userJar,
+  serviceAccount,
+  probes,
+  podTemplateExtras,
+];
+
+export function renderPodTemplate(ctx: PodContext): V1PodTemplateSpec {
+  return POD_STEPS.reduce<V1PodTemplateSpec>((pod, step) => step(pod, ctx), {
+    metadata: { labels: {}, annotations: {} },
+    spec: { containers: [] },
+  });
+}
+
+function updateMain(pod: V1PodTemplateSpec, update: (c: V1Container) => V1Container): V1PodTemplateSpec {
+  const [main, ...sidecars] = pod.spec!.containers;
+  return { ...pod, spec: { ...pod.spec!, containers: [update(main), ...sidecars] } };
+}
+
+function addVolumes(pod: V1PodTemplateSpec, volumes: V1Volume[]): V1PodTemplateSpec {
+  return { ...pod, spec: { ...pod.spec!, volumes: [...(pod.spec!.volumes ?? []), ...volumes] } };
+}
+
+function mainContainer(pod: V1PodTemplateSpec, ctx: PodContext): V1PodTemplateSpec {
+  const { spec, component } = ctx;
+  const ports =
+    component === 'jobmanager'
+      ? [
+          { name: 'rpc', containerPort: PORTS.jobManagerRpc },
+          { name: 'blob-server', containerPort: PORTS.blobServer },
+          { name: 'rest', containerPort: PORTS.rest },
+        ]
+      : [{ name: 'rpc', containerPort: PORTS.taskManagerRpc }];
+  const container: V1Container = {
+    name: MAIN_CONTAINER,
+    image: spec.image,
+    imagePullPolicy: spec.imagePullPolicy,
+    args: component === 'jobmanager' ? jobManagerArgs(spec) : taskManagerArgs(spec),
+    ports,
+  };
+  return {
+    metadata: {
+      labels: { ...clusterLabels(spec, component) },
+      annotations: { [CONFIG_HASH_ANNOTATION]: ctx.configHash },
+    },
+    spec: { ...pod.spec!, containers: [container] },
+  };
+}
+
+/** Dynamic properties carry what differs per pod; Kubernetes expands `$(VAR)` in args. */
+function jobManagerArgs(spec: ClusterSpec): string[] {
+  const perPod = spec.highAvailability ? [`-Djobmanager.rpc.address=$(${ENV_POD_IP})`] : [];
+  if (spec.mode === 'session' || !spec.job) {
+    return ['jobmanager', ...perPod];
+  }
+  const { job } = spec;
+  return [
+    'standalone-job',
+    ...perPod,
+    '--job-classname',
+    job.entryClass,
+    ...(job.initialSavepointPath ? ['--fromSavepoint', job.initialSavepointPath] : []),
+    ...(job.allowNonRestoredState ? ['--allowNonRestoredState'] : []),
+    ...job.args,
+  ];
+}
+
+function taskManagerArgs(spec: ClusterSpec): string[] {
+  // The pod name as resource id keeps a TaskManager's identity (and its local state
+  // directory) across restarts of the same StatefulSet ordinal.
+  return spec.taskManager.localRecovery
+    ? ['taskmanager', `-Dtaskmanager.resource-id=$(${ENV_POD_NAME})`]
+    : ['taskmanager'];
+}
+
+function resources(pod: V1PodTemplateSpec, { spec, component }: PodContext): V1PodTemplateSpec {
+  const { cpu, memory } = (component === 'jobmanager' ? spec.jobManager : spec.taskManager).resources;
+  // Requests equal limits: Flink sizes its memory pools to the limit, and Guaranteed QoS
+  // keeps the kubelet from evicting a TaskManager under node pressure.
+  return updateMain(pod, c => ({
+    ...c,
+    resources: { requests: { cpu, memory }, limits: { cpu, memory } },
+  }));
+}
+
+function flinkConfigVolume(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+  const configFile = configFileName(spec.flinkVersion);
+  const withMount = updateMain(pod, c => ({
+    ...c,
+    volumeMounts: [...(c.volumeMounts ?? []), { name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_PATH }],
+  }));
+  return addVolumes(withMount, [
+    {
+      name: CONFIG_VOLUME,
+      configMap: {
+        name: clusterObjectNames(spec.name).configMap,
+        items: [
+          { key: configFile, path: configFile },
+          { key: LOG4J_FILE, path: LOG4J_FILE },
+        ],
+      },
+    },
+  ]);
+}
+
+function downwardApiEnv(pod: V1PodTemplateSpec): V1PodTemplateSpec {
+  return updateMain(pod, c => ({
+    ...c,
+    env: [
+      { name: ENV_POD_NAME, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+      { name: ENV_POD_IP, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+      ...(c.env ?? []),
+    ],
+  }));
+}
+
+export function claimSpec(template: VolumeClaimTemplateSpec): V1PersistentVolumeClaimSpec {
+  return {
+    accessModes: template.accessModes,
+    ...(template.storageClassName && { storageClassName: template.storageClassName }),
+    resources: { requests: { storage: template.storage } },
+  };
+}
+
+export function claimTemplates(spec: ClusterSpec, component: FlinkComponent) {
+  return (component === 'jobmanager' ? spec.jobManager : spec.taskManager).volumeClaimTemplates;
+}
+
+/**
+ * Mounts the component's claims. A StatefulSet gets them from its volumeClaimTemplates (one
+ * claim per ordinal, kept across restarts); a Deployment gets generic ephemeral volumes (one
+ * claim per pod, gone with the pod).
+ */
+function claimVolumes(pod: V1PodTemplateSpec, { spec, component, workload }: PodContext): V1PodTemplateSpec {
+  const templates = claimTemplates(spec, component);
+  if (templates.length === 0) return pod;
+  const withMounts = updateMain(pod, c => ({
+    ...c,
+    volumeMounts: [
+      ...(c.volumeMounts ?? []),
+      ...templates.map(t => ({ name: t.name, mountPath: t.mountPath })),
+    ],
+  }));
+  if (workload === 'StatefulSet') return withMounts;
+  return addVolumes(
+    withMounts,
+    templates.map(t => ({
+      name: t.name,
+      ephemeral: {
+        volumeClaimTemplate: {
+          metadata: {
+            labels: { ...claimLabels(spec, component), ...t.labels },
+            ...(Object.keys(t.annotations).length > 0 && { annotations: t.annotations }),
+          },
+          spec: claimSpec(t),
+        },
+      },
+    })),
+  );
+}
+
+/** Application mode with an http(s) jar: an init container downloads it into usrlib. */
+function userJar(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+  const job = spec.mode === 'application' ? spec.job : undefined;
+  if (!job || job.jarURI.startsWith('local://')) return pod;
+  const jarFile = job.jarURI.split('/').pop()!;
+  const mount = { name: USRLIB_VOLUME, mountPath: USRLIB_PATH };
+  const fetcher: V1Container = {
+    name: 'fetch-job-jar',
+    image: job.jarFetcherImage,
+    args: ['-fsSL', '--retry', '3', '-o', `${USRLIB_PATH}/${jarFile}`, job.jarURI],
+    volumeMounts: [mount],
+  };
+  const withMount = updateMain(pod, c => ({ ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] }));
+  return addVolumes(
+    { ...withMount, spec: { ...withMount.spec!, initContainers: [fetcher] } },
+    [{ name: USRLIB_VOLUME, emptyDir: {} }],
+  );
+}
+
+/** Only Kubernetes HA talks to the API server; otherwise the pods get no token at all. */
+function serviceAccount(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+  const account = podServiceAccount(spec);
+  return {
+    ...pod,
+    spec: {
+      ...pod.spec!,
+      ...(account && { serviceAccountName: account }),
+      automountServiceAccountToken: spec.highAvailability !== undefined,
+    },
+  };
+}
+
+function probes(pod: V1PodTemplateSpec, { component }: PodContext): V1PodTemplateSpec {
+  if (component === 'jobmanager') {
+    return updateMain(pod, c => ({
+      ...c,
+      // Ready when the REST API answers: that is what users and the observer talk to.
+      readinessProbe: { httpGet: { path: '/config', port: 'rest' }, periodSeconds: 10, failureThreshold: 3 },
+      livenessProbe: { tcpSocket: { port: 'rpc' }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 6 },
+    }));
+  }
+  return updateMain(pod, c => ({
+    ...c,
+    readinessProbe: { tcpSocket: { port: 'rpc' }, periodSeconds: 10 },
+    livenessProbe: { tcpSocket: { port: 'rpc' }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 6 },
+  }));
+}
+
+/** What a platform team adds: scheduling, pull secrets, env, labels, security context. */
+function podTemplateExtras(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+  const extras = spec.podTemplate;
+  const withEnv = updateMain(pod, c => ({
+    ...c,
+    env: [...(c.env ?? []), ...extras.env],
+    securityContext: { allowPrivilegeEscalation: false },
+  }));
+  return {
+    metadata: {
+      labels: { ...extras.labels, ...withEnv.metadata!.labels },
+      annotations: { ...extras.annotations, ...withEnv.metadata!.annotations },
+    },
+    spec: {
+      ...withEnv.spec!,
+      securityContext: { ...extras.securityContext, fsGroupChangePolicy: 'OnRootMismatch' },
+      ...(Object.keys(extras.nodeSelector).length > 0 && { nodeSelector: extras.nodeSelector }),
+      ...(extras.tolerations.length > 0 && { tolerations: extras.tolerations }),
+      ...(extras.affinity && { affinity: extras.affinity }),
+      ...(extras.imagePullSecrets.length > 0 && {
+        imagePullSecrets: extras.imagePullSecrets.map(name => ({ name })),
+      }),
+      ...(extras.priorityClassName && { priorityClassName: extras.priorityClassName }),
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { V1Role, V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
+import type { ClusterSpec } from '../spec';
+import { clusterLabels } from './labels';
+import { clusterObjectNames, podServiceAccount } from './names';
+
+export type RbacObject = V1ServiceAccount | V1Role | V1RoleBinding;
+
+/**
+ * Kubernetes HA needs the pods to elect a leader and keep HA metadata in ConfigMaps (and
+ * leases): exactly those, in the cluster's namespace. Names are generated per job, so the rules
+ * cannot be narrowed by resourceNames.
+ */
+export function renderRbac(spec: ClusterSpec): RbacObject[] {
+  if (!spec.highAvailability) return [];
+  const names = clusterObjectNames(spec.name);
+  const metadata = { name: names.rbac, namespace: spec.namespace, labels: clusterLabels(spec) };
+  const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+  const account = podServiceAccount(spec)!;
+  const objects: RbacObject[] = [];
+  if (!spec.podTemplate.serviceAccountName) {
+    objects.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata });
+  }
+  objects.push(
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata,
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: names.rbac },
+      subjects: [{ kind: 'ServiceAccount', name: account, namespace: spec.namespace }],
+    },
+  );
+  return objects;
+}

@@ -1,0 +1,74 @@
+import { InputError } from '@backstage/errors';
+import type { z } from 'zod';
+import { ClusterSpec, clusterSpecSchema } from './schema';
+
+/** One problem with a spec: where (`taskManager.volumeClaimTemplates[0].storage`) and which rule. */
+export interface SpecProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * A spec that breaks one or more rules. It is an `InputError`, so Backstage answers HTTP 400,
+ * and it carries every problem, not just the first.
+ */
+export class ClusterSpecError extends InputError {
+  readonly problems: SpecProblem[];
+
+  constructor(problems: SpecProblem[]) {
+    super(
+      `Invalid Flink cluster spec (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems
+        .map(p => `  - ${p.path}: ${p.message}`)
+        .join('\n')}`,
+    );
+    this.problems = problems;
+  }
+}
+
+export type SpecValidation =
+  | { valid: true; spec: ClusterSpec }
+  | { valid: false; problems: SpecProblem[] };
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return (
+    path.reduce<string>((out, segment) => {
+      if (typeof segment === 'number') return `${out}[${segment}]`;
+      const key = String(segment);
+      // Flink keys contain dots; quote them so the path stays readable.
+      const part = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `"${key}"`;
+      return out ? `${out}.${part}` : part;
+    }, '') || '(spec)'
+  );
+}
+
+function toProblems(issues: readonly z.core.$ZodIssue[]): SpecProblem[] {
+  return issues.flatMap(issue => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map(key => ({
+        path: formatPath([...issue.path, key]),
+        message: 'is not a field of the cluster spec (unknown fields are rejected, not ignored)',
+      }));
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined) {
+      return [{ path: formatPath(issue.path), message: 'is required' }];
+    }
+    return [{ path: formatPath(issue.path), message: issue.message }];
+  });
+}
+
+/** Checks a spec and reports every problem, without throwing. */
+export function validateClusterSpec(input: unknown): SpecValidation {
+  const result = clusterSpecSchema.safeParse(input);
+  return result.success
+    ? { valid: true, spec: result.data }
+    : { valid: false, problems: toProblems(result.error.issues) };
+}
+
+/** The full spec with defaults, or a `ClusterSpecError` listing every problem. */
+export function parseClusterSpec(input: unknown): ClusterSpec {
+  const result = validateClusterSpec(input);
+  if (!result.valid) {
+    throw new ClusterSpecError(result.problems);
+  }
+  return result.spec;
+}

@@ -1,0 +1,19 @@
+/** Labels and environment variables the renderer owns; a spec may not set them. */
+
+export const LABEL_APP = 'app';
+export const LABEL_COMPONENT = 'component';
+export const LABEL_TYPE = 'type';
+export const LABEL_KUBERNETES_ID = 'backstage.io/kubernetes-id';
+/** The operator's value for standalone clusters, so its tooling recognises ours. */
+export const TYPE_FLINK_STANDALONE = 'flink-standalone-kubernetes';
+export const MANAGED_BY = 'flink-standalone-backstage';
+
+const RESERVED_LABELS = [LABEL_APP, LABEL_COMPONENT, LABEL_TYPE, LABEL_KUBERNETES_ID];
+
+export function isReservedLabel(key: string): boolean {
+  return RESERVED_LABELS.includes(key) || key.startsWith('app.kubernetes.io/');
+}
+
+export const ENV_POD_NAME = 'POD_NAME';
+export const ENV_POD_IP = 'POD_IP';
+export const RESERVED_ENV_NAMES = [ENV_POD_NAME, ENV_POD_IP];

@@ -1,0 +1,159 @@
+import type { z } from 'zod';
+import { findOwnedKey, OwnedWhen } from './ownedKeys';
+import { RESERVED_ENV_NAMES, isReservedLabel } from './reserved';
+
+/**
+ * Rules that span fields. They run even when some fields failed their own checks (so a single
+ * answer lists every problem), hence every read is guarded: a field may hold its raw input.
+ */
+
+type Ctx = z.RefinementCtx;
+type Path = (string | number)[];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const asRecord = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+function problem(ctx: Ctx, path: Path, message: string) {
+  ctx.addIssue({ code: 'custom', path, message });
+}
+
+export function checkSpecRules(input: unknown, ctx: Ctx): void {
+  const spec = asRecord(input);
+  checkMode(spec, ctx);
+  checkJobManagerReplicas(spec, ctx);
+  checkParallelism(spec, ctx);
+  checkLocalRecovery(spec, ctx);
+  checkVolumes(spec, ctx);
+  checkFlinkConfiguration(spec, ctx);
+  checkPodTemplate(spec, ctx);
+  checkRest(spec, ctx);
+}
+
+function checkMode(spec: Record<string, unknown>, ctx: Ctx) {
+  const mode = spec.mode ?? 'session';
+  if (mode === 'application' && spec.job === undefined) {
+    problem(ctx, ['job'], 'is required in application mode: give job.jarURI and job.entryClass');
+  }
+  if (mode === 'session' && spec.job !== undefined) {
+    problem(
+      ctx,
+      ['job'],
+      'is only allowed in application mode: a session cluster runs jobs submitted to it later (set mode: application to deploy this job with the cluster)',
+    );
+  }
+}
+
+function checkJobManagerReplicas(spec: Record<string, unknown>, ctx: Ctx) {
+  const replicas = asRecord(spec.jobManager).replicas;
+  if (typeof replicas === 'number' && replicas > 1 && spec.highAvailability === undefined) {
+    problem(
+      ctx,
+      ['jobManager', 'replicas'],
+      'more than one JobManager needs highAvailability: without leader election the JobManagers would not agree on a leader',
+    );
+  }
+}
+
+function checkParallelism(spec: Record<string, unknown>, ctx: Ctx) {
+  const parallelism = asRecord(spec.job).parallelism;
+  const taskManager = asRecord(spec.taskManager);
+  const replicas = typeof taskManager.replicas === 'number' ? taskManager.replicas : 1;
+  const slots = typeof taskManager.slots === 'number' ? taskManager.slots : 1;
+  if (typeof parallelism === 'number' && parallelism > replicas * slots) {
+    problem(
+      ctx,
+      ['job', 'parallelism'],
+      `${parallelism} exceeds the ${replicas * slots} task slots of ${replicas} TaskManager(s) × ${slots} slot(s): the job could never be scheduled`,
+    );
+  }
+}
+
+function checkLocalRecovery(spec: Record<string, unknown>, ctx: Ctx) {
+  const taskManager = asRecord(spec.taskManager);
+  if (taskManager.localRecovery === true && asArray(taskManager.volumeClaimTemplates).length === 0) {
+    problem(
+      ctx,
+      ['taskManager', 'localRecovery'],
+      'needs a volume to keep state on: add taskManager.volumeClaimTemplates',
+    );
+  }
+}
+
+/** Mount paths the renderer uses itself. */
+const RESERVED_MOUNT_PATHS = ['/opt/flink/conf', '/opt/flink/usrlib'];
+
+function checkVolumes(spec: Record<string, unknown>, ctx: Ctx) {
+  for (const component of ['jobManager', 'taskManager'] as const) {
+    const templates = asArray(asRecord(spec[component]).volumeClaimTemplates).map(asRecord);
+    const names = new Set<unknown>();
+    const mountPaths = new Set<unknown>();
+    templates.forEach((template, index) => {
+      const path = [component, 'volumeClaimTemplates', index];
+      if (names.has(template.name)) {
+        problem(ctx, [...path, 'name'], `"${template.name}" is used by another claim template`);
+      }
+      names.add(template.name);
+      const mountPath = template.mountPath ?? `/opt/flink/volumes/${template.name}`;
+      if (mountPaths.has(mountPath)) {
+        problem(ctx, [...path, 'mountPath'], `"${mountPath}" is used by another claim template`);
+      }
+      mountPaths.add(mountPath);
+      if (typeof mountPath === 'string' && RESERVED_MOUNT_PATHS.some(p => mountPath === p || mountPath.startsWith(`${p}/`))) {
+        problem(ctx, [...path, 'mountPath'], `must not be inside ${RESERVED_MOUNT_PATHS.join(' or ')}, which the renderer mounts`);
+      }
+    });
+  }
+}
+
+function checkFlinkConfiguration(spec: Record<string, unknown>, ctx: Ctx) {
+  const active = new Set<OwnedWhen>();
+  if (asArray(asRecord(spec.taskManager).volumeClaimTemplates).length > 0) {
+    active.add('taskManagerVolumes');
+  }
+  if (asRecord(spec.job).parallelism !== undefined) {
+    active.add('jobParallelism');
+  }
+  for (const key of Object.keys(asRecord(spec.flinkConfiguration))) {
+    const owned = findOwnedKey(key, active);
+    if (owned) {
+      problem(
+        ctx,
+        ['flinkConfiguration', key],
+        `"${key}" is set by the renderer; use ${owned.useInstead} instead`,
+      );
+    }
+  }
+}
+
+function checkPodTemplate(spec: Record<string, unknown>, ctx: Ctx) {
+  const podTemplate = asRecord(spec.podTemplate);
+  for (const key of Object.keys(asRecord(podTemplate.labels))) {
+    if (isReservedLabel(key)) {
+      problem(
+        ctx,
+        ['podTemplate', 'labels', key],
+        `"${key}" is set by the renderer (selectors and the Backstage Kubernetes plugin rely on it)`,
+      );
+    }
+  }
+  asArray(podTemplate.env)
+    .map(asRecord)
+    .forEach((variable, index) => {
+      if (typeof variable.name === 'string' && RESERVED_ENV_NAMES.includes(variable.name)) {
+        problem(
+          ctx,
+          ['podTemplate', 'env', index, 'name'],
+          `"${variable.name}" is set by the renderer from the downward API`,
+        );
+      }
+    });
+}
+
+function checkRest(spec: Record<string, unknown>, ctx: Ctx) {
+  const rest = asRecord(spec.rest);
+  if (rest.nodePort !== undefined && (rest.serviceType ?? 'ClusterIP') === 'ClusterIP') {
+    problem(ctx, ['rest', 'nodePort'], 'needs rest.serviceType NodePort or LoadBalancer');
+  }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: bootstraps Node and the dependencies when missing, then
+# type-checks, checks that the example renderings are in sync, and runs every package's tests.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+source scripts/node-env.sh
+source scripts/ensure-deps.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+export CI="${CI:-true}"
+
+step() { echo; echo "[test] $*"; }
+started=$SECONDS
+
+step "type check (tsc)"
+tsc --noEmit
+
+step "lint"
+backstage-cli repo lint
+
+step "tests (jest via backstage-cli)"
+results="$(mktemp -d)/jest.json"
+status=0
+backstage-cli repo test --ci --json --outputFile="$results" || status=$?
+
+if [ -f "$results" ]; then
+  node -e '
+    const r = require(process.argv[1]);
+    const skipped = r.numPendingTests + r.numTodoTests;
+    console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+  ' "$results"
+else
+  echo "tests: 0 passed, 1 failed (jest wrote no results)"
+  status=1
+fi
+echo "[test] finished in $((SECONDS - started)) s"
+exit "$status"
