@@ -11,7 +11,7 @@ import { createFakeNodes, defaultNodes, FakeNodeSpec } from './nodes';
 import { BinaryName, resolveBinaries } from './paths';
 import { createPki, Pki } from './pki';
 import { freePorts } from './ports';
-import { ManagedProcess, onProcessExit, waitFor } from './processes';
+import { FatalError, ManagedProcess, onProcessExit, removeWorkDir, waitFor } from './processes';
 import { cleanUpRun, removeRunState, RunState, writeRunState } from './state';
 import {
   createStorageClasses,
@@ -98,7 +98,7 @@ class Plane {
       `${name} to be ready`,
       async () => {
         if (!proc.alive) {
-          throw new Error(`${name} exited; last log lines:\n${proc.logTail()}`);
+          throw new FatalError(`${name} exited`);
         }
         return check();
       },
@@ -150,7 +150,7 @@ class Plane {
     this.client?.close();
     const order: Component[] = ['kwok', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
     for (const name of order) await this.processes.get(name)?.stop(3000);
-    fs.rmSync(this.layout.workDir, { recursive: true, force: true });
+    removeWorkDir(this.layout.workDir);
     removeRunState(this.stateId);
     this.unregisterExit();
   }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { cacheDir } from './paths';
 import { freePorts } from './ports';
-import { ManagedProcess, onProcessExit, waitFor } from './processes';
+import { FatalError, ManagedProcess, onProcessExit, removeWorkDir, waitFor } from './processes';
 import { cleanUpRun, removeRunState, RunState, writeRunState } from './state';
 
 const run = promisify(execFile);
@@ -155,7 +155,8 @@ function configuration(
 function writeConfDir(dir: string, version: string, config: Record<string, string>): void {
   fs.mkdirSync(dir, { recursive: true });
   const file = Number(version.split('.')[0]) >= 2 ? 'config.yaml' : 'flink-conf.yaml';
-  const lines = Object.entries(config).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  // Unquoted: the legacy flink-conf.yaml parser keeps quotes as part of the value.
+  const lines = Object.entries(config).map(([k, v]) => `${k}: ${v}`);
   fs.writeFileSync(path.join(dir, file), `${lines.join('\n')}\n`);
   fs.writeFileSync(path.join(dir, 'log4j.properties'), LOG4J);
 }
@@ -193,6 +194,9 @@ class Session {
         mainClass, '--configDir', path.join(this.workDir, 'conf'), ...args,
       ],
       logFile: path.join(this.workDir, 'logs', `${name}.out`),
+      // Flink loads ./plugins relative to its working directory: keep it inside the work folder.
+      cwd: this.workDir,
+      env: { FLINK_PLUGINS_DIR: path.join(this.workDir, 'plugins') },
     });
   }
 
@@ -229,13 +233,23 @@ class Session {
       async () => {
         const expectedAlive = this.taskManagers.filter((_, i) => !this.killed.has(i));
         for (const proc of [this.jobManager, ...expectedAlive]) {
-          if (!proc.alive) throw new Error(`${proc.name} exited:\n${proc.logTail()}`);
+          if (!proc.alive) throw new FatalError(`${proc.name} exited:\n${proc.logTail()}\n${this.logTail(proc.name)}`);
         }
         const overview = await this.rest<{ taskmanagers: number }>('/overview');
         return overview.taskmanagers === count;
       },
       { timeoutMs, intervalMs: 250 },
     );
+  }
+
+  /** The last lines of a process's Flink log file (its stdout is nearly empty). */
+  logTail(name: string, lines = 30): string {
+    try {
+      const text = fs.readFileSync(path.join(this.workDir, 'logs', `${name}.log`), 'utf8');
+      return text.split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
   }
 
   liveTaskManagers(): number {
@@ -266,7 +280,7 @@ class Session {
   async stop(): Promise<void> {
     await Promise.all(this.taskManagers.map(p => p.stop(3000)));
     await this.jobManager?.stop(3000);
-    fs.rmSync(this.workDir, { recursive: true, force: true });
+    removeWorkDir(this.workDir);
     removeRunState(this.stateId);
     this.unregisterExit();
   }
@@ -283,6 +297,7 @@ export async function startFlinkSession(options: FlinkSessionOptions = {}): Prom
   const classpath = await ensureFlinkClasspath(version, options.log);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flink-standalone-flink-'));
   fs.mkdirSync(path.join(workDir, 'logs'));
+  fs.mkdirSync(path.join(workDir, 'plugins'));
   const [rpc, rest, blob] = await freePorts(3);
   writeConfDir(path.join(workDir, 'conf'), version, configuration({ rpc, rest, blob }, options));
   const session = new Session(workDir, classpath, `http://127.0.0.1:${rest}`);

@@ -76,9 +76,14 @@ export class ManagedProcess {
     clearTimeout(timer);
   }
 
+  /** SIGKILL, and wait for the exit. */
   async kill(): Promise<void> {
+    if (!this.alive) return;
     this.signal('SIGKILL');
+    // The child is unref'd: a pending timer keeps Node alive until its exit event arrives.
+    const keepAlive = setInterval(() => {}, 1000);
     await this.exited;
+    clearInterval(keepAlive);
   }
 
   logTail(lines = 40): string {
@@ -92,6 +97,12 @@ export class ManagedProcess {
       return '';
     }
   }
+}
+
+/** Removes a work folder unless FLINK_STANDALONE_KEEP_WORKDIR is set (to read the logs). */
+export function removeWorkDir(dir: string): void {
+  if (process.env.FLINK_STANDALONE_KEEP_WORKDIR) return;
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Synchronous cleanups run when the owning Node process exits or is interrupted. */
@@ -133,6 +144,9 @@ export function onProcessExit(cleanup: Cleanup): () => void {
   };
 }
 
+/** Thrown from a waitFor() check to stop waiting at once (e.g. the process died). */
+export class FatalError extends Error {}
+
 /** Polls until check() returns a value (not undefined/false), or throws after timeoutMs. */
 export async function waitFor<T>(
   what: string,
@@ -146,6 +160,7 @@ export async function waitFor<T>(
       const value = await check();
       if (value !== undefined && value !== false) return value as T;
     } catch (error) {
+      if (error instanceof FatalError) throw error;
       lastError = error;
     }
     if (Date.now() > deadline) {

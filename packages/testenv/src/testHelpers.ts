@@ -1,0 +1,41 @@
+import { KubeClient, KubeObject } from './kubeClient';
+import { waitFor } from './processes';
+
+/** Small helpers for tests that drive real objects through the API server. */
+
+export function isPodReady(pod: KubeObject): boolean {
+  return (
+    pod.status?.phase === 'Running' &&
+    (pod.status?.conditions ?? []).some(
+      (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+    )
+  );
+}
+
+export function simplePod(name: string, extra: Partial<KubeObject['spec']> = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: { app: name } },
+    spec: { containers: [{ name: 'main', image: 'example.invalid/app:1.0' }], ...extra },
+  };
+}
+
+export async function createReadyPod(client: KubeClient, namespace: string, name: string) {
+  await client.create(`/api/v1/namespaces/${namespace}/pods`, simplePod(name));
+  return waitFor(`pod ${namespace}/${name} Ready`, async () => {
+    const pod = await client.get(`/api/v1/namespaces/${namespace}/pods/${name}`);
+    return isPodReady(pod) ? pod : undefined;
+  });
+}
+
+/** Waits until the predicate holds, then checks that it still holds a while later. */
+export async function holds(
+  what: string,
+  check: () => Promise<boolean>,
+  { forMs = 3000, timeoutMs = 30_000 } = {},
+): Promise<void> {
+  await waitFor(what, check, { timeoutMs });
+  await new Promise(r => setTimeout(r, forMs));
+  if (!(await check())) throw new Error(`${what} did not hold for ${forMs} ms`);
+}
