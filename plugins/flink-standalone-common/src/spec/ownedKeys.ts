@@ -7,31 +7,33 @@ import { ALL_LOCAL_RECOVERY_KEYS } from './flinkVersions';
  */
 export interface OwnedKey {
   key: string;
-  /** The spec field that controls what the key would set, or why no field is needed. */
-  useInstead: string;
+  /** The spec field that controls what the key would set. */
+  useInstead?: string;
   /** When no spec field controls it: why the renderer fixes the value. */
+  reason?: string;
   /** Owned only for some specs (e.g. local recovery keys when volumes are managed). */
   ownedWhen?: OwnedWhen;
 }
 
 export type OwnedWhen = 'taskManagerVolumes' | 'jobParallelism';
 
-const fixedPort = (port: number) =>
-  `nothing: the port is fixed at ${port} because the rendered Services and probes expose it`;
+const fixedPort = (port: number) => ({
+  reason: `the port is fixed at ${port} because the rendered Services and probes use it`,
+});
 
 export const OWNED_KEYS: readonly OwnedKey[] = [
   {
     key: 'jobmanager.rpc.address',
-    useInstead: 'nothing: it is the JobManager Service, or the pod IP with highAvailability',
+    reason: 'it is the JobManager Service, or the pod IP with highAvailability',
   },
-  { key: 'jobmanager.rpc.port', useInstead: fixedPort(6123) },
-  { key: 'jobmanager.bind-host', useInstead: 'nothing: pods bind to all interfaces' },
-  { key: 'taskmanager.rpc.port', useInstead: fixedPort(6122) },
-  { key: 'taskmanager.bind-host', useInstead: 'nothing: pods bind to all interfaces' },
-  { key: 'taskmanager.host', useInstead: 'nothing: each TaskManager advertises its pod IP' },
-  { key: 'blob.server.port', useInstead: fixedPort(6124) },
-  { key: 'rest.port', useInstead: fixedPort(8081) },
-  { key: 'rest.bind-port', useInstead: fixedPort(8081) },
+  { key: 'jobmanager.rpc.port', ...fixedPort(6123) },
+  { key: 'jobmanager.bind-host', reason: 'pods bind to all interfaces' },
+  { key: 'taskmanager.rpc.port', ...fixedPort(6122) },
+  { key: 'taskmanager.bind-host', reason: 'pods bind to all interfaces' },
+  { key: 'taskmanager.host', reason: 'each TaskManager advertises its pod IP' },
+  { key: 'blob.server.port', ...fixedPort(6124) },
+  { key: 'rest.port', ...fixedPort(8081) },
+  { key: 'rest.bind-port', ...fixedPort(8081) },
   { key: 'rest.address', useInstead: 'rest (the REST Service)' },
   { key: 'rest.bind-address', useInstead: 'rest (the REST Service)' },
   {
@@ -77,4 +79,10 @@ export function findOwnedKey(
   return OWNED_KEYS.find(
     owned => owned.key === key && (!owned.ownedWhen || active.has(owned.ownedWhen)),
   );
+}
+
+export function ownedKeyMessage(owned: OwnedKey): string {
+  return owned.useInstead
+    ? `"${owned.key}" is set by the renderer; use ${owned.useInstead} instead`
+    : `"${owned.key}" is set by the renderer: ${owned.reason}`;
 }

@@ -52,13 +52,18 @@ function toProblems(issues: readonly z.core.$ZodIssue[]): SpecProblem[] {
     if (issue.code === 'invalid_type' && issue.input === undefined) {
       return [{ path: formatPath(issue.path), message: 'is required' }];
     }
+    if (issue.code === 'invalid_key') {
+      // A record key failed its own rule: report that rule, at the key.
+      return toProblems(issue.issues).map(p => ({ ...p, path: formatPath([...issue.path, String(issue.input)]) }));
+    }
     return [{ path: formatPath(issue.path), message: issue.message }];
   });
 }
 
 /** Checks a spec and reports every problem, without throwing. */
 export function validateClusterSpec(input: unknown): SpecValidation {
-  const result = clusterSpecSchema.safeParse(input);
+  // reportInput tells a missing field from a wrong one; the input never leaves this function.
+  const result = clusterSpecSchema.safeParse(input, { reportInput: true });
   return result.success
     ? { valid: true, spec: result.data }
     : { valid: false, problems: toProblems(result.error.issues) };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { findOwnedKey, OwnedWhen } from './ownedKeys';
+import { findOwnedKey, ownedKeyMessage, OwnedWhen } from './ownedKeys';
 import { RESERVED_ENV_NAMES, isReservedLabel } from './reserved';
 
 /**
@@ -118,11 +118,7 @@ function checkFlinkConfiguration(spec: Record<string, unknown>, ctx: Ctx) {
   for (const key of Object.keys(asRecord(spec.flinkConfiguration))) {
     const owned = findOwnedKey(key, active);
     if (owned) {
-      problem(
-        ctx,
-        ['flinkConfiguration', key],
-        `"${key}" is set by the renderer; use ${owned.useInstead} instead`,
-      );
+      problem(ctx, ['flinkConfiguration', key], ownedKeyMessage(owned));
     }
   }
 }

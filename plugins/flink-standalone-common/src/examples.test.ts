@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { listExamples, renderExample } from '../../../scripts/examples';
+
+const examples = listExamples();
+const VALIDATOR = resolve(__dirname, '../../../scripts/validate-manifests.mjs');
+
+interface ValidationReport {
+  file: string;
+  objects: number;
+  errors: string[];
+}
+
+/** Runs the OpenAPI validation in a child Node (the validators are ESM-only). */
+function validate(files: string[]): ValidationReport[] {
+  try {
+    return JSON.parse(execFileSync(process.execPath, [VALIDATOR, ...files], { encoding: 'utf8' }));
+  } catch (error) {
+    const stdout = (error as { stdout?: string }).stdout;
+    if (stdout) return JSON.parse(stdout);
+    throw error;
+  }
+}
+
+describe('examples/clusters', () => {
+  it('holds the specs a platform team would use', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(examples.map(e => [e.specFile.split('/').pop(), e] as const))(
+    '%s: the checked-in rendering matches the renderer (npm run examples:render regenerates it)',
+    (_name, example) => {
+      expect(existsSync(example.renderedFile)).toBe(true);
+      expect(readFileSync(example.renderedFile, 'utf8')).toBe(renderExample(example));
+    },
+  );
+
+  it('every rendered object of every example validates against the Kubernetes OpenAPI schema', () => {
+    const reports = validate(examples.map(e => e.renderedFile));
+    expect(reports).toHaveLength(examples.length);
+    for (const report of reports) {
+      expect(report.objects).toBeGreaterThanOrEqual(5);
+      expect(report.errors).toEqual([]);
+    }
+  });
+
+  it('the schema check catches a violation (it is not vacuous)', () => {
+    const broken = readFileSync(examples[0].renderedFile, 'utf8').replace(/replicas: \d+/, 'replicas: three');
+    const file = join(mkdtempSync(join(tmpdir(), 'flink-manifests-')), 'broken.yaml');
+    writeFileSync(file, broken);
+    const [report] = validate([file]);
+    expect(report.errors.join('\n')).toMatch(/replicas/);
+  });
+});
