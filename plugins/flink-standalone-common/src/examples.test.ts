@@ -54,3 +54,36 @@ describe('examples/clusters', () => {
     expect(report.errors.join('\n')).toMatch(/replicas/);
   });
 });
+
+describe('npm run render (the command for GitOps users)', () => {
+  const script = resolve(__dirname, '../../../scripts/render.ts');
+  const run = (args: string[], input?: string) => {
+    try {
+      const stdout = execFileSync(process.execPath, ['--import', 'tsx', script, ...args], {
+        encoding: 'utf8',
+        input,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      return { status: 0, stdout, stderr: '' };
+    } catch (error) {
+      const failed = error as { status: number; stdout: string; stderr: string };
+      return { status: failed.status, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+
+  it('prints the manifests of a spec file', () => {
+    const example = examples.find(e => e.specFile.endsWith('minimal.yaml'))!;
+    const result = run([example.specFile]);
+    expect(result.status).toBe(0);
+    expect(renderExample(example)).toContain(result.stdout);
+  });
+
+  it('prints every problem and exits non-zero for an invalid spec on stdin', () => {
+    const result = run(['-'], 'name: Bad_Name\nnamespace: x\nflinkVersion: "1.18"\n');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Invalid Flink cluster spec (2 problems)');
+    expect(result.stderr).toContain('- name: must be a DNS-1035 label');
+    expect(result.stderr).toContain('- flinkVersion: must be one of the supported Flink versions');
+  });
+});
