@@ -16,7 +16,10 @@ export function listExamples(): Example[] {
     .sort()
     .map(file => ({
       specFile: join(EXAMPLES_DIR, file),
-      renderedFile: join(EXAMPLES_DIR, file.replace(/\.yaml$/, '.rendered.yaml')),
+      renderedFile: join(
+        EXAMPLES_DIR,
+        file.replace(/\.yaml$/, '.rendered.yaml'),
+      ),
     }));
 }
 

@@ -5,7 +5,11 @@ import { listExamples, renderExample } from './examples';
 
 for (const example of listExamples()) {
   const rendered = renderExample(example);
-  const previous = existsSync(example.renderedFile) ? readFileSync(example.renderedFile, 'utf8') : '';
+  const previous = existsSync(example.renderedFile)
+    ? readFileSync(example.renderedFile, 'utf8')
+    : '';
   writeFileSync(example.renderedFile, rendered);
-  console.log(`${previous === rendered ? 'unchanged' : 'updated  '} ${basename(example.renderedFile)}`);
+  console.log(
+    `${previous === rendered ? 'unchanged' : 'updated  '} ${basename(example.renderedFile)}`,
+  );
 }

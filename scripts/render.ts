@@ -4,7 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ClusterSpecError, renderClusterYaml } from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  ClusterSpecError,
+  renderClusterYaml,
+} from '@flink-standalone/plugin-flink-standalone-common';
 
 const [file, ...rest] = process.argv.slice(2);
 if (!file || rest.length > 0 || file === '--help') {
@@ -12,10 +15,15 @@ if (!file || rest.length > 0 || file === '--help') {
   process.exit(2);
 }
 // npm runs scripts from the repository root; resolve the path from where the user stands.
-const path = file === '-' ? 0 : resolve(process.env.INIT_CWD ?? process.cwd(), file);
+const path =
+  file === '-' ? 0 : resolve(process.env.INIT_CWD ?? process.cwd(), file);
 try {
   process.stdout.write(renderClusterYaml(readFileSync(path, 'utf8')));
 } catch (error) {
-  console.error(error instanceof ClusterSpecError ? error.message : `render failed: ${(error as Error).message}`);
+  console.error(
+    error instanceof ClusterSpecError
+      ? error.message
+      : `render failed: ${(error as Error).message}`,
+  );
   process.exit(1);
 }

@@ -5,13 +5,27 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { ConfigMap, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
-import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
+import {
+  Role,
+  RoleBinding,
+} from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 
-const MODELS = { ConfigMap, Service, ServiceAccount, Deployment, StatefulSet, Role, RoleBinding, PodDisruptionBudget };
+const MODELS = {
+  ConfigMap,
+  Service,
+  ServiceAccount,
+  Deployment,
+  StatefulSet,
+  Role,
+  RoleBinding,
+  PodDisruptionBudget,
+};
 
 const report = process.argv.slice(2).map(file => {
-  const objects = parseAllDocuments(readFileSync(file, 'utf8')).map(d => d.toJS()).filter(Boolean);
+  const objects = parseAllDocuments(readFileSync(file, 'utf8'))
+    .map(d => d.toJS())
+    .filter(Boolean);
   const errors = [];
   for (const object of objects) {
     const id = `${object.kind}/${object.metadata?.name}`;

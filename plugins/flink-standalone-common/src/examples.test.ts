@@ -16,7 +16,11 @@ interface ValidationReport {
 /** Runs the OpenAPI validation in a child Node (the validators are ESM-only). */
 function validate(files: string[]): ValidationReport[] {
   try {
-    return JSON.parse(execFileSync(process.execPath, [VALIDATOR, ...files], { encoding: 'utf8' }));
+    return JSON.parse(
+      execFileSync(process.execPath, [VALIDATOR, ...files], {
+        encoding: 'utf8',
+      }),
+    );
   } catch (error) {
     const stdout = (error as { stdout?: string }).stdout;
     if (stdout) return JSON.parse(stdout);
@@ -33,7 +37,9 @@ describe('examples/clusters', () => {
     '%s: the checked-in rendering matches the renderer (npm run examples:render regenerates it)',
     (_name, example) => {
       expect(existsSync(example.renderedFile)).toBe(true);
-      expect(readFileSync(example.renderedFile, 'utf8')).toBe(renderExample(example));
+      expect(readFileSync(example.renderedFile, 'utf8')).toBe(
+        renderExample(example),
+      );
     },
   );
 
@@ -47,8 +53,14 @@ describe('examples/clusters', () => {
   });
 
   it('the schema check catches a violation (it is not vacuous)', () => {
-    const broken = readFileSync(examples[0].renderedFile, 'utf8').replace(/replicas: \d+/, 'replicas: three');
-    const file = join(mkdtempSync(join(tmpdir(), 'flink-manifests-')), 'broken.yaml');
+    const broken = readFileSync(examples[0].renderedFile, 'utf8').replace(
+      /replicas: \d+/,
+      'replicas: three',
+    );
+    const file = join(
+      mkdtempSync(join(tmpdir(), 'flink-manifests-')),
+      'broken.yaml',
+    );
     writeFileSync(file, broken);
     const [report] = validate([file]);
     expect(report.errors.join('\n')).toMatch(/replicas/);
@@ -59,15 +71,27 @@ describe('npm run render (the command for GitOps users)', () => {
   const script = resolve(__dirname, '../../../scripts/render.ts');
   const run = (args: string[], input?: string) => {
     try {
-      const stdout = execFileSync(process.execPath, ['--import', 'tsx', script, ...args], {
-        encoding: 'utf8',
-        input,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      const stdout = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', script, ...args],
+        {
+          encoding: 'utf8',
+          input,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
       return { status: 0, stdout, stderr: '' };
     } catch (error) {
-      const failed = error as { status: number; stdout: string; stderr: string };
-      return { status: failed.status, stdout: failed.stdout, stderr: failed.stderr };
+      const failed = error as {
+        status: number;
+        stdout: string;
+        stderr: string;
+      };
+      return {
+        status: failed.status,
+        stdout: failed.stdout,
+        stderr: failed.stderr,
+      };
     }
   };
 
@@ -79,11 +103,16 @@ describe('npm run render (the command for GitOps users)', () => {
   });
 
   it('prints every problem and exits non-zero for an invalid spec on stdin', () => {
-    const result = run(['-'], 'name: Bad_Name\nnamespace: x\nflinkVersion: "1.18"\n');
+    const result = run(
+      ['-'],
+      'name: Bad_Name\nnamespace: x\nflinkVersion: "1.18"\n',
+    );
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Invalid Flink cluster spec (2 problems)');
     expect(result.stderr).toContain('- name: must be a DNS-1035 label');
-    expect(result.stderr).toContain('- flinkVersion: must be one of the supported Flink versions');
+    expect(result.stderr).toContain(
+      '- flinkVersion: must be one of the supported Flink versions',
+    );
   });
 });

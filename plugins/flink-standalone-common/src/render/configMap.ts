@@ -21,7 +21,10 @@ export function renderConfigMap(spec: ClusterSpec): V1ConfigMap {
       labels: clusterLabels(spec),
     },
     data: {
-      [configFile]: formatFlinkConfig(spec.flinkVersion, flinkConfiguration(spec)),
+      [configFile]: formatFlinkConfig(
+        spec.flinkVersion,
+        flinkConfiguration(spec),
+      ),
       [LOG4J_FILE]: LOG4J_CONSOLE_PROPERTIES,
     },
   };
@@ -30,6 +33,10 @@ export function renderConfigMap(spec: ClusterSpec): V1ConfigMap {
 /** A short digest of the ConfigMap's data: put on pod templates, it rolls pods on a change. */
 export function configHash(configMap: V1ConfigMap): string {
   const data = configMap.data ?? {};
-  const canonical = JSON.stringify(Object.keys(data).sort().map(key => [key, data[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(data)
+      .sort()
+      .map(key => [key, data[key]]),
+  );
   return bytesToHex(sha256(utf8ToBytes(canonical))).slice(0, 16);
 }

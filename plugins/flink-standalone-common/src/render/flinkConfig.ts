@@ -18,31 +18,41 @@ export function flinkConfiguration(spec: ClusterSpec): FlinkConfig {
   const jmWorkingDir = jobManager.volumeClaimTemplates[0]?.mountPath;
   const owned: FlinkConfig = {
     // With HA the JobManager advertises its pod IP (set per pod in its args).
-    ...(!spec.highAvailability && { 'jobmanager.rpc.address': names.jobManagerService }),
+    ...(!spec.highAvailability && {
+      'jobmanager.rpc.address': names.jobManagerService,
+    }),
     'jobmanager.rpc.port': PORTS.jobManagerRpc,
     'jobmanager.bind-host': '0.0.0.0',
-    'jobmanager.memory.process.size': toFlinkMemorySize(jobManager.resources.memory),
+    'jobmanager.memory.process.size': toFlinkMemorySize(
+      jobManager.resources.memory,
+    ),
     'blob.server.port': PORTS.blobServer,
     'rest.port': PORTS.rest,
     'rest.address': names.restService,
     'rest.bind-address': '0.0.0.0',
     'taskmanager.rpc.port': PORTS.taskManagerRpc,
     'taskmanager.bind-host': '0.0.0.0',
-    'taskmanager.memory.process.size': toFlinkMemorySize(taskManager.resources.memory),
+    'taskmanager.memory.process.size': toFlinkMemorySize(
+      taskManager.resources.memory,
+    ),
     'taskmanager.numberOfTaskSlots': taskManager.slots,
     // Flink keeps local state under <working-dir>/tm_<resource-id>; with the resource id
     // being the pod name and the dir on the pod's own claim, a restarted TaskManager finds it.
     ...(tmWorkingDir && { 'process.taskmanager.working-dir': tmWorkingDir }),
     ...(jmWorkingDir && { 'process.jobmanager.working-dir': jmWorkingDir }),
     ...(taskManager.localRecovery &&
-      Object.fromEntries(localRecoveryKeys(spec.flinkVersion).map(key => [key, true]))),
+      Object.fromEntries(
+        localRecoveryKeys(spec.flinkVersion).map(key => [key, true]),
+      )),
     ...(spec.highAvailability && {
       'high-availability.type': 'kubernetes',
       'high-availability.storageDir': spec.highAvailability.storageDir,
       'kubernetes.cluster-id': spec.name,
       'kubernetes.namespace': spec.namespace,
     }),
-    ...(spec.job?.parallelism !== undefined && { 'parallelism.default': spec.job.parallelism }),
+    ...(spec.job?.parallelism !== undefined && {
+      'parallelism.default': spec.job.parallelism,
+    }),
   };
   const user = Object.keys(spec.flinkConfiguration)
     .sort()
@@ -51,8 +61,13 @@ export function flinkConfiguration(spec: ClusterSpec): FlinkConfig {
 }
 
 /** The configuration file's text in the format the version reads. */
-export function formatFlinkConfig(version: FlinkVersion, config: FlinkConfig): string {
-  return isFlink1(version) ? formatFlatConfig(config) : formatNestedConfig(config);
+export function formatFlinkConfig(
+  version: FlinkVersion,
+  config: FlinkConfig,
+): string {
+  return isFlink1(version)
+    ? formatFlatConfig(config)
+    : formatNestedConfig(config);
 }
 
 /** flink-conf.yaml: one `key: value` per line, read literally (no YAML quoting). */
@@ -103,10 +118,14 @@ function toYamlMap(node: KeyNode): YamlMap {
   return out;
 }
 
-function flattenKeys(node: KeyNode, prefix: string): [string, FlinkConfigValue][] {
+function flattenKeys(
+  node: KeyNode,
+  prefix: string,
+): [string, FlinkConfigValue][] {
   return [...node.children].flatMap(([segment, child]) => {
     const key = `${prefix}.${segment}`;
-    const own: [string, FlinkConfigValue][] = child.value === undefined ? [] : [[key, child.value]];
+    const own: [string, FlinkConfigValue][] =
+      child.value === undefined ? [] : [[key, child.value]];
     return [...own, ...flattenKeys(child, key)];
   });
 }

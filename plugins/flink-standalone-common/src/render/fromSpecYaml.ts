@@ -6,7 +6,9 @@ import { fromYaml, toYaml } from './yaml';
 export function renderClusterYaml(specYaml: string): string {
   const documents = fromYaml(specYaml);
   if (documents.length !== 1) {
-    throw new Error(`A spec file holds exactly one spec; found ${documents.length} YAML documents`);
+    throw new Error(
+      `A spec file holds exactly one spec; found ${documents.length} YAML documents`,
+    );
   }
   return toYaml(renderCluster(parseClusterSpec(documents[0])));
 }

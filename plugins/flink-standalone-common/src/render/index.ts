@@ -1,16 +1,20 @@
-import type { V1ConfigMap, V1PodDisruptionBudget, V1Service } from '@kubernetes/client-node';
+import type {
+  V1ConfigMap,
+  V1PodDisruptionBudget,
+  V1Service,
+} from '@kubernetes/client-node';
 import type { ClusterSpec } from '../spec';
 import { configHash, renderConfigMap } from './configMap';
 import { RbacObject, renderRbac } from './rbac';
 import { renderServices } from './services';
-import { FlinkWorkload, renderPodDisruptionBudget, renderWorkload } from './workloads';
+import {
+  FlinkWorkload,
+  renderPodDisruptionBudget,
+  renderWorkload,
+} from './workloads';
 
 export type FlinkClusterObject =
-  | RbacObject
-  | V1ConfigMap
-  | V1Service
-  | FlinkWorkload
-  | V1PodDisruptionBudget;
+  RbacObject | V1ConfigMap | V1Service | FlinkWorkload | V1PodDisruptionBudget;
 
 /**
  * Renders a full spec (see `parseClusterSpec`) into the cluster's Kubernetes objects, in the
@@ -31,7 +35,13 @@ export function renderCluster(spec: ClusterSpec): FlinkClusterObject[] {
   ];
 }
 
-export { clusterObjectNames, CONFIG_HASH_ANNOTATION, ANNOTATION_PREFIX, MAIN_CONTAINER, PORTS } from './names';
+export {
+  clusterObjectNames,
+  CONFIG_HASH_ANNOTATION,
+  ANNOTATION_PREFIX,
+  MAIN_CONTAINER,
+  PORTS,
+} from './names';
 export type { ClusterObjectNames } from './names';
 export { clusterLabels, selectorLabels, claimLabels } from './labels';
 export type { FlinkComponent } from './labels';

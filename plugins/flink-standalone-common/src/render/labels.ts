@@ -14,7 +14,10 @@ export type FlinkComponent = 'jobmanager' | 'taskmanager';
  * Labels on every object: the operator's (`app`, `type`), the recommended `app.kubernetes.io/*`,
  * and `backstage.io/kubernetes-id` so the stock Backstage Kubernetes plugin finds them too.
  */
-export function clusterLabels(spec: ClusterSpec, component?: FlinkComponent): Record<string, string> {
+export function clusterLabels(
+  spec: ClusterSpec,
+  component?: FlinkComponent,
+): Record<string, string> {
   return {
     [LABEL_APP]: spec.name,
     ...(component && { [LABEL_COMPONENT]: component }),
@@ -29,7 +32,10 @@ export function clusterLabels(spec: ClusterSpec, component?: FlinkComponent): Re
 }
 
 /** Selectors are immutable, so they use a small subset that never changes for a cluster. */
-export function selectorLabels(spec: ClusterSpec, component: FlinkComponent): Record<string, string> {
+export function selectorLabels(
+  spec: ClusterSpec,
+  component: FlinkComponent,
+): Record<string, string> {
   return {
     [LABEL_APP]: spec.name,
     [LABEL_COMPONENT]: component,
@@ -41,7 +47,13 @@ export function selectorLabels(spec: ClusterSpec, component: FlinkComponent): Re
  * Labels on claims. StatefulSet claim templates are immutable, so these leave out what may
  * change over a cluster's life (the Flink version).
  */
-export function claimLabels(spec: ClusterSpec, component: FlinkComponent): Record<string, string> {
-  const { ['app.kubernetes.io/version']: _version, ...stable } = clusterLabels(spec, component);
+export function claimLabels(
+  spec: ClusterSpec,
+  component: FlinkComponent,
+): Record<string, string> {
+  const { ['app.kubernetes.io/version']: _version, ...stable } = clusterLabels(
+    spec,
+    component,
+  );
   return stable;
 }

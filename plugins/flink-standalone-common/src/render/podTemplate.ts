@@ -6,7 +6,11 @@ import type {
 } from '@kubernetes/client-node';
 import { configFileName } from '../spec/flinkVersions';
 import { ENV_POD_IP, ENV_POD_NAME } from '../spec/reserved';
-import type { ClusterSpec, VolumeClaimTemplateSpec, WorkloadKind } from '../spec';
+import type {
+  ClusterSpec,
+  VolumeClaimTemplateSpec,
+  WorkloadKind,
+} from '../spec';
 import { FlinkComponent, claimLabels, clusterLabels } from './labels';
 import {
   CONFIG_HASH_ANNOTATION,
@@ -54,16 +58,31 @@ export function renderPodTemplate(ctx: PodContext): V1PodTemplateSpec {
   });
 }
 
-function updateMain(pod: V1PodTemplateSpec, update: (c: V1Container) => V1Container): V1PodTemplateSpec {
+function updateMain(
+  pod: V1PodTemplateSpec,
+  update: (c: V1Container) => V1Container,
+): V1PodTemplateSpec {
   const [main, ...sidecars] = pod.spec!.containers;
-  return { ...pod, spec: { ...pod.spec!, containers: [update(main), ...sidecars] } };
+  return {
+    ...pod,
+    spec: { ...pod.spec!, containers: [update(main), ...sidecars] },
+  };
 }
 
-function addVolumes(pod: V1PodTemplateSpec, volumes: V1Volume[]): V1PodTemplateSpec {
-  return { ...pod, spec: { ...pod.spec!, volumes: [...(pod.spec!.volumes ?? []), ...volumes] } };
+function addVolumes(
+  pod: V1PodTemplateSpec,
+  volumes: V1Volume[],
+): V1PodTemplateSpec {
+  return {
+    ...pod,
+    spec: { ...pod.spec!, volumes: [...(pod.spec!.volumes ?? []), ...volumes] },
+  };
 }
 
-function mainContainer(pod: V1PodTemplateSpec, ctx: PodContext): V1PodTemplateSpec {
+function mainContainer(
+  pod: V1PodTemplateSpec,
+  ctx: PodContext,
+): V1PodTemplateSpec {
   const { spec, component } = ctx;
   const ports =
     component === 'jobmanager'
@@ -77,7 +96,8 @@ function mainContainer(pod: V1PodTemplateSpec, ctx: PodContext): V1PodTemplateSp
     name: MAIN_CONTAINER,
     image: spec.image,
     imagePullPolicy: spec.imagePullPolicy,
-    args: component === 'jobmanager' ? jobManagerArgs(spec) : taskManagerArgs(spec),
+    args:
+      component === 'jobmanager' ? jobManagerArgs(spec) : taskManagerArgs(spec),
     ports,
   };
   return {
@@ -91,7 +111,9 @@ function mainContainer(pod: V1PodTemplateSpec, ctx: PodContext): V1PodTemplateSp
 
 /** Dynamic properties carry what differs per pod; Kubernetes expands `$(VAR)` in args. */
 function jobManagerArgs(spec: ClusterSpec): string[] {
-  const perPod = spec.highAvailability ? [`-Djobmanager.rpc.address=$(${ENV_POD_IP})`] : [];
+  const perPod = spec.highAvailability
+    ? [`-Djobmanager.rpc.address=$(${ENV_POD_IP})`]
+    : [];
   if (spec.mode === 'session' || !spec.job) {
     return ['jobmanager', ...perPod];
   }
@@ -101,7 +123,9 @@ function jobManagerArgs(spec: ClusterSpec): string[] {
     ...perPod,
     '--job-classname',
     job.entryClass,
-    ...(job.initialSavepointPath ? ['--fromSavepoint', job.initialSavepointPath] : []),
+    ...(job.initialSavepointPath
+      ? ['--fromSavepoint', job.initialSavepointPath]
+      : []),
     ...(job.allowNonRestoredState ? ['--allowNonRestoredState'] : []),
     ...job.args,
   ];
@@ -115,8 +139,13 @@ function taskManagerArgs(spec: ClusterSpec): string[] {
     : ['taskmanager'];
 }
 
-function resources(pod: V1PodTemplateSpec, { spec, component }: PodContext): V1PodTemplateSpec {
-  const { cpu, memory } = (component === 'jobmanager' ? spec.jobManager : spec.taskManager).resources;
+function resources(
+  pod: V1PodTemplateSpec,
+  { spec, component }: PodContext,
+): V1PodTemplateSpec {
+  const { cpu, memory } = (
+    component === 'jobmanager' ? spec.jobManager : spec.taskManager
+  ).resources;
   // Requests equal limits: Flink sizes its memory pools to the limit, and Guaranteed QoS
   // keeps the kubelet from evicting a TaskManager under node pressure.
   return updateMain(pod, c => ({
@@ -125,11 +154,17 @@ function resources(pod: V1PodTemplateSpec, { spec, component }: PodContext): V1P
   }));
 }
 
-function flinkConfigVolume(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+function flinkConfigVolume(
+  pod: V1PodTemplateSpec,
+  { spec }: PodContext,
+): V1PodTemplateSpec {
   const configFile = configFileName(spec.flinkVersion);
   const withMount = updateMain(pod, c => ({
     ...c,
-    volumeMounts: [...(c.volumeMounts ?? []), { name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_PATH }],
+    volumeMounts: [
+      ...(c.volumeMounts ?? []),
+      { name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_PATH },
+    ],
   }));
   return addVolumes(withMount, [
     {
@@ -149,23 +184,38 @@ function downwardApiEnv(pod: V1PodTemplateSpec): V1PodTemplateSpec {
   return updateMain(pod, c => ({
     ...c,
     env: [
-      { name: ENV_POD_NAME, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
-      { name: ENV_POD_IP, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+      {
+        name: ENV_POD_NAME,
+        valueFrom: {
+          fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' },
+        },
+      },
+      {
+        name: ENV_POD_IP,
+        valueFrom: {
+          fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' },
+        },
+      },
       ...(c.env ?? []),
     ],
   }));
 }
 
-export function claimSpec(template: VolumeClaimTemplateSpec): V1PersistentVolumeClaimSpec {
+export function claimSpec(
+  template: VolumeClaimTemplateSpec,
+): V1PersistentVolumeClaimSpec {
   return {
     accessModes: template.accessModes,
-    ...(template.storageClassName && { storageClassName: template.storageClassName }),
+    ...(template.storageClassName && {
+      storageClassName: template.storageClassName,
+    }),
     resources: { requests: { storage: template.storage } },
   };
 }
 
 export function claimTemplates(spec: ClusterSpec, component: FlinkComponent) {
-  return (component === 'jobmanager' ? spec.jobManager : spec.taskManager).volumeClaimTemplates;
+  return (component === 'jobmanager' ? spec.jobManager : spec.taskManager)
+    .volumeClaimTemplates;
 }
 
 /**
@@ -173,7 +223,10 @@ export function claimTemplates(spec: ClusterSpec, component: FlinkComponent) {
  * claim per ordinal, kept across restarts); a Deployment gets generic ephemeral volumes (one
  * claim per pod, gone with the pod).
  */
-function claimVolumes(pod: V1PodTemplateSpec, { spec, component, workload }: PodContext): V1PodTemplateSpec {
+function claimVolumes(
+  pod: V1PodTemplateSpec,
+  { spec, component, workload }: PodContext,
+): V1PodTemplateSpec {
   const templates = claimTemplates(spec, component);
   if (templates.length === 0) return pod;
   const withMounts = updateMain(pod, c => ({
@@ -192,7 +245,9 @@ function claimVolumes(pod: V1PodTemplateSpec, { spec, component, workload }: Pod
         volumeClaimTemplate: {
           metadata: {
             labels: { ...claimLabels(spec, component), ...t.labels },
-            ...(Object.keys(t.annotations).length > 0 && { annotations: t.annotations }),
+            ...(Object.keys(t.annotations).length > 0 && {
+              annotations: t.annotations,
+            }),
           },
           spec: claimSpec(t),
         },
@@ -202,7 +257,10 @@ function claimVolumes(pod: V1PodTemplateSpec, { spec, component, workload }: Pod
 }
 
 /** Application mode with an http(s) jar: an init container downloads it into usrlib. */
-function userJar(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+function userJar(
+  pod: V1PodTemplateSpec,
+  { spec }: PodContext,
+): V1PodTemplateSpec {
   const job = spec.mode === 'application' ? spec.job : undefined;
   if (!job || job.jarURI.startsWith('local://')) return pod;
   const jarFile = job.jarURI.split('/').pop()!;
@@ -210,10 +268,20 @@ function userJar(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpe
   const fetcher: V1Container = {
     name: 'fetch-job-jar',
     image: job.jarFetcherImage,
-    args: ['-fsSL', '--retry', '3', '-o', `${USRLIB_PATH}/${jarFile}`, job.jarURI],
+    args: [
+      '-fsSL',
+      '--retry',
+      '3',
+      '-o',
+      `${USRLIB_PATH}/${jarFile}`,
+      job.jarURI,
+    ],
     volumeMounts: [mount],
   };
-  const withMount = updateMain(pod, c => ({ ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] }));
+  const withMount = updateMain(pod, c => ({
+    ...c,
+    volumeMounts: [...(c.volumeMounts ?? []), mount],
+  }));
   return addVolumes(
     { ...withMount, spec: { ...withMount.spec!, initContainers: [fetcher] } },
     [{ name: USRLIB_VOLUME, emptyDir: {} }],
@@ -221,7 +289,10 @@ function userJar(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpe
 }
 
 /** Only Kubernetes HA talks to the API server; otherwise the pods get no token at all. */
-function serviceAccount(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+function serviceAccount(
+  pod: V1PodTemplateSpec,
+  { spec }: PodContext,
+): V1PodTemplateSpec {
   const account = podServiceAccount(spec);
   return {
     ...pod,
@@ -233,24 +304,44 @@ function serviceAccount(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemp
   };
 }
 
-function probes(pod: V1PodTemplateSpec, { component }: PodContext): V1PodTemplateSpec {
+function probes(
+  pod: V1PodTemplateSpec,
+  { component }: PodContext,
+): V1PodTemplateSpec {
   if (component === 'jobmanager') {
     return updateMain(pod, c => ({
       ...c,
       // Ready when the REST API answers: that is what users and the observer talk to.
-      readinessProbe: { httpGet: { path: '/config', port: 'rest' }, periodSeconds: 10, failureThreshold: 3 },
-      livenessProbe: { tcpSocket: { port: 'rpc' }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 6 },
+      readinessProbe: {
+        httpGet: { path: '/config', port: 'rest' },
+        periodSeconds: 10,
+        failureThreshold: 3,
+      },
+      livenessProbe: {
+        tcpSocket: { port: 'rpc' },
+        initialDelaySeconds: 30,
+        periodSeconds: 10,
+        failureThreshold: 6,
+      },
     }));
   }
   return updateMain(pod, c => ({
     ...c,
     readinessProbe: { tcpSocket: { port: 'rpc' }, periodSeconds: 10 },
-    livenessProbe: { tcpSocket: { port: 'rpc' }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 6 },
+    livenessProbe: {
+      tcpSocket: { port: 'rpc' },
+      initialDelaySeconds: 30,
+      periodSeconds: 10,
+      failureThreshold: 6,
+    },
   }));
 }
 
 /** What a platform team adds: scheduling, pull secrets, env, labels, security context. */
-function podTemplateExtras(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodTemplateSpec {
+function podTemplateExtras(
+  pod: V1PodTemplateSpec,
+  { spec }: PodContext,
+): V1PodTemplateSpec {
   const extras = spec.podTemplate;
   const withEnv = updateMain(pod, c => ({
     ...c,
@@ -264,14 +355,21 @@ function podTemplateExtras(pod: V1PodTemplateSpec, { spec }: PodContext): V1PodT
     },
     spec: {
       ...withEnv.spec!,
-      securityContext: { ...extras.securityContext, fsGroupChangePolicy: 'OnRootMismatch' },
-      ...(Object.keys(extras.nodeSelector).length > 0 && { nodeSelector: extras.nodeSelector }),
+      securityContext: {
+        ...extras.securityContext,
+        fsGroupChangePolicy: 'OnRootMismatch',
+      },
+      ...(Object.keys(extras.nodeSelector).length > 0 && {
+        nodeSelector: extras.nodeSelector,
+      }),
       ...(extras.tolerations.length > 0 && { tolerations: extras.tolerations }),
       ...(extras.affinity && { affinity: extras.affinity }),
       ...(extras.imagePullSecrets.length > 0 && {
         imagePullSecrets: extras.imagePullSecrets.map(name => ({ name })),
       }),
-      ...(extras.priorityClassName && { priorityClassName: extras.priorityClassName }),
+      ...(extras.priorityClassName && {
+        priorityClassName: extras.priorityClassName,
+      }),
     },
   };
 }

@@ -1,4 +1,8 @@
-import type { V1Role, V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
+import type {
+  V1Role,
+  V1RoleBinding,
+  V1ServiceAccount,
+} from '@kubernetes/client-node';
 import type { ClusterSpec } from '../spec';
 import { clusterLabels } from './labels';
 import { clusterObjectNames, podServiceAccount } from './names';
@@ -13,7 +17,11 @@ export type RbacObject = V1ServiceAccount | V1Role | V1RoleBinding;
 export function renderRbac(spec: ClusterSpec): RbacObject[] {
   if (!spec.highAvailability) return [];
   const names = clusterObjectNames(spec.name);
-  const metadata = { name: names.rbac, namespace: spec.namespace, labels: clusterLabels(spec) };
+  const metadata = {
+    name: names.rbac,
+    namespace: spec.namespace,
+    labels: clusterLabels(spec),
+  };
   const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
   const account = podServiceAccount(spec)!;
   const objects: RbacObject[] = [];
@@ -34,8 +42,14 @@ export function renderRbac(spec: ClusterSpec): RbacObject[] {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
       metadata,
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: names.rbac },
-      subjects: [{ kind: 'ServiceAccount', name: account, namespace: spec.namespace }],
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: names.rbac,
+      },
+      subjects: [
+        { kind: 'ServiceAccount', name: account, namespace: spec.namespace },
+      ],
     },
   );
   return objects;

@@ -9,40 +9,70 @@ import type {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { ClusterSpecInput, parseClusterSpec } from '../spec';
-import { CONFIG_HASH_ANNOTATION, FlinkClusterObject, renderCluster, toYaml, fromYaml } from './index';
+import {
+  CONFIG_HASH_ANNOTATION,
+  FlinkClusterObject,
+  renderCluster,
+  toYaml,
+  fromYaml,
+} from './index';
 
-const base = { name: 'orders', namespace: 'streaming', flinkVersion: '2.1' } as const;
-const tmVolume = { name: 'flink-data', storage: '20Gi', storageClassName: 'fast-ssd' };
+const base = {
+  name: 'orders',
+  namespace: 'streaming',
+  flinkVersion: '2.1',
+} as const;
+const tmVolume = {
+  name: 'flink-data',
+  storage: '20Gi',
+  storageClassName: 'fast-ssd',
+};
 const jmVolume = { name: 'jm-data', storage: '2Gi' };
 
 function render(input: Partial<ClusterSpecInput>) {
   return renderCluster(parseClusterSpec({ ...base, ...input }));
 }
 
-function find<T extends FlinkClusterObject>(objects: FlinkClusterObject[], kind: string, name: string): T {
+function find<T extends FlinkClusterObject>(
+  objects: FlinkClusterObject[],
+  kind: string,
+  name: string,
+): T {
   const found = objects.find(o => o.kind === kind && o.metadata?.name === name);
-  if (!found) throw new Error(`no ${kind} ${name} in ${objects.map(o => `${o.kind}/${o.metadata?.name}`).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no ${kind} ${name} in ${objects.map(o => `${o.kind}/${o.metadata?.name}`).join(', ')}`,
+    );
   return found as T;
 }
 
-const mainContainer = (workload: V1StatefulSet | V1Deployment) => workload.spec!.template.spec!.containers[0];
+const mainContainer = (workload: V1StatefulSet | V1Deployment) =>
+  workload.spec!.template.spec!.containers[0];
 
 /** The Flink configuration as Flink reads it: flat keys, whatever the file format. */
 function flinkConfig(objects: FlinkClusterObject[]): Record<string, unknown> {
-  const data = find<V1ConfigMap>(objects, 'ConfigMap', 'flink-config-orders').data!;
+  const data = find<V1ConfigMap>(
+    objects,
+    'ConfigMap',
+    'flink-config-orders',
+  ).data!;
   if (data['flink-conf.yaml'] !== undefined) {
     return Object.fromEntries(
       data['flink-conf.yaml']
         .trim()
         .split('\n')
-        .map(line => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
+        .map(line => [
+          line.slice(0, line.indexOf(': ')),
+          line.slice(line.indexOf(': ') + 2),
+        ]),
     );
   }
   const flat: Record<string, unknown> = {};
   const walk = (node: Record<string, unknown>, prefix: string) => {
     for (const [key, value] of Object.entries(node)) {
       const full = prefix ? `${prefix}.${key}` : key;
-      if (typeof value === 'object' && value !== null) walk(value as Record<string, unknown>, full);
+      if (typeof value === 'object' && value !== null)
+        walk(value as Record<string, unknown>, full);
       else flat[full] = value;
     }
   };
@@ -52,7 +82,10 @@ function flinkConfig(objects: FlinkClusterObject[]): Record<string, unknown> {
 
 describe('renderCluster', () => {
   it('renders the objects in apply order with the operator-compatible names', () => {
-    const objects = render({ highAvailability: { storageDir: 's3://ha/orders' }, taskManager: { podDisruptionBudget: { maxUnavailable: 1 } } });
+    const objects = render({
+      highAvailability: { storageDir: 's3://ha/orders' },
+      taskManager: { podDisruptionBudget: { maxUnavailable: 1 } },
+    });
     expect(objects.map(o => `${o.kind}/${o.metadata!.name}`)).toEqual([
       'ServiceAccount/orders',
       'Role/orders',
@@ -65,16 +98,25 @@ describe('renderCluster', () => {
       'StatefulSet/orders-taskmanager',
       'PodDisruptionBudget/orders-taskmanager',
     ]);
-    for (const object of objects) expect(object.metadata!.namespace).toBe('streaming');
+    for (const object of objects)
+      expect(object.metadata!.namespace).toBe('streaming');
   });
 
   it('is pure: the same spec gives byte-identical YAML', () => {
-    const input = { taskManager: { replicas: 3, volumeClaimTemplates: [tmVolume] }, flinkConfiguration: { b: 1, a: 'x' } };
-    expect(toYaml(render(input))).toBe(toYaml(render(JSON.parse(JSON.stringify(input)))));
+    const input = {
+      taskManager: { replicas: 3, volumeClaimTemplates: [tmVolume] },
+      flinkConfiguration: { b: 1, a: 'x' },
+    };
+    expect(toYaml(render(input))).toBe(
+      toYaml(render(JSON.parse(JSON.stringify(input)))),
+    );
   });
 
   it('puts the labels on every object, and the Backstage kubernetes-id', () => {
-    const objects = render({ component: 'orders-analytics', highAvailability: { storageDir: 's3://ha/x' } });
+    const objects = render({
+      component: 'orders-analytics',
+      highAvailability: { storageDir: 's3://ha/x' },
+    });
     for (const object of objects) {
       expect(object.metadata!.labels).toMatchObject({
         app: 'orders',
@@ -86,51 +128,101 @@ describe('renderCluster', () => {
         'backstage.io/kubernetes-id': 'orders-analytics',
       });
     }
-    const tm = find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager');
-    expect(tm.metadata!.labels).toMatchObject({ component: 'taskmanager', 'app.kubernetes.io/component': 'taskmanager' });
-    expect(tm.spec!.template.metadata!.labels).toMatchObject({ component: 'taskmanager', 'backstage.io/kubernetes-id': 'orders-analytics' });
+    const tm = find<V1StatefulSet>(
+      objects,
+      'StatefulSet',
+      'orders-taskmanager',
+    );
+    expect(tm.metadata!.labels).toMatchObject({
+      component: 'taskmanager',
+      'app.kubernetes.io/component': 'taskmanager',
+    });
+    expect(tm.spec!.template.metadata!.labels).toMatchObject({
+      component: 'taskmanager',
+      'backstage.io/kubernetes-id': 'orders-analytics',
+    });
     // Selectors must stay stable: no version in them.
-    expect(tm.spec!.selector.matchLabels).toEqual({ app: 'orders', component: 'taskmanager', type: 'flink-standalone-kubernetes' });
+    expect(tm.spec!.selector.matchLabels).toEqual({
+      app: 'orders',
+      component: 'taskmanager',
+      type: 'flink-standalone-kubernetes',
+    });
   });
 
   describe('TaskManagers as a StatefulSet', () => {
     const objects = render({
       jobManager: { workload: 'StatefulSet', volumeClaimTemplates: [jmVolume] },
-      taskManager: { replicas: 3, slots: 2, volumeClaimTemplates: [tmVolume], pvcRetention: { whenScaled: 'Retain' } },
+      taskManager: {
+        replicas: 3,
+        slots: 2,
+        volumeClaimTemplates: [tmVolume],
+        pvcRetention: { whenScaled: 'Retain' },
+      },
     });
-    const tm = find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager');
+    const tm = find<V1StatefulSet>(
+      objects,
+      'StatefulSet',
+      'orders-taskmanager',
+    );
 
     it('names a governing headless Service that is rendered too', () => {
-      const service = find<V1Service>(objects, 'Service', tm.spec!.serviceName!);
-      expect(service.spec).toMatchObject({ clusterIP: 'None', selector: tm.spec!.selector.matchLabels });
-      expect(service.spec!.ports).toEqual([{ name: 'rpc', port: 6122, targetPort: 'rpc' }]);
+      const service = find<V1Service>(
+        objects,
+        'Service',
+        tm.spec!.serviceName!,
+      );
+      expect(service.spec).toMatchObject({
+        clusterIP: 'None',
+        selector: tm.spec!.selector.matchLabels,
+      });
+      expect(service.spec!.ports).toEqual([
+        { name: 'rpc', port: 6122, targetPort: 'rpc' },
+      ]);
     });
 
     it('starts pods in parallel and keeps the claim retention explicit', () => {
       expect(tm.spec!.podManagementPolicy).toBe('Parallel');
-      expect(tm.spec!.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: 'Delete', whenScaled: 'Retain' });
+      expect(tm.spec!.persistentVolumeClaimRetentionPolicy).toEqual({
+        whenDeleted: 'Delete',
+        whenScaled: 'Retain',
+      });
     });
 
     it("gets the TaskManager's own claim templates, never the JobManager's", () => {
-      expect(tm.spec!.volumeClaimTemplates!.map(t => t.metadata!.name)).toEqual(['flink-data']);
+      expect(tm.spec!.volumeClaimTemplates!.map(t => t.metadata!.name)).toEqual(
+        ['flink-data'],
+      );
       expect(tm.spec!.volumeClaimTemplates![0].spec).toEqual({
         accessModes: ['ReadWriteOnce'],
         storageClassName: 'fast-ssd',
         resources: { requests: { storage: '20Gi' } },
       });
       // Claim labels let watchers select claims; they leave out the version (templates are immutable).
-      expect(tm.spec!.volumeClaimTemplates![0].metadata!.labels).toMatchObject({ app: 'orders', component: 'taskmanager' });
-      expect(tm.spec!.volumeClaimTemplates![0].metadata!.labels).not.toHaveProperty('app.kubernetes.io/version');
+      expect(tm.spec!.volumeClaimTemplates![0].metadata!.labels).toMatchObject({
+        app: 'orders',
+        component: 'taskmanager',
+      });
+      expect(
+        tm.spec!.volumeClaimTemplates![0].metadata!.labels,
+      ).not.toHaveProperty('app.kubernetes.io/version');
     });
 
     it('wires local recovery: resource id from the pod name, working dir on the claim', () => {
       const container = mainContainer(tm);
-      expect(container.args).toEqual(['taskmanager', '-Dtaskmanager.resource-id=$(POD_NAME)']);
+      expect(container.args).toEqual([
+        'taskmanager',
+        '-Dtaskmanager.resource-id=$(POD_NAME)',
+      ]);
       expect(container.env).toContainEqual({
         name: 'POD_NAME',
-        valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } },
+        valueFrom: {
+          fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' },
+        },
       });
-      expect(container.volumeMounts).toContainEqual({ name: 'flink-data', mountPath: '/opt/flink/volumes/flink-data' });
+      expect(container.volumeMounts).toContainEqual({
+        name: 'flink-data',
+        mountPath: '/opt/flink/volumes/flink-data',
+      });
       expect(flinkConfig(objects)).toMatchObject({
         'process.taskmanager.working-dir': '/opt/flink/volumes/flink-data',
         'execution.state-recovery.from-local': true,
@@ -140,59 +232,133 @@ describe('renderCluster', () => {
     });
 
     it('makes the claims writable by the Flink user', () => {
-      expect(tm.spec!.template.spec!.securityContext).toMatchObject({ fsGroup: 9999, runAsUser: 9999 });
+      expect(tm.spec!.template.spec!.securityContext).toMatchObject({
+        fsGroup: 9999,
+        runAsUser: 9999,
+      });
     });
 
     it('renders a JobManager StatefulSet with its own claims and the JobManager Service as governing Service', () => {
       const jm = find<V1StatefulSet>(objects, 'StatefulSet', 'orders');
       expect(jm.spec!.serviceName).toBe('orders');
       find<V1Service>(objects, 'Service', 'orders');
-      expect(jm.spec!.volumeClaimTemplates!.map(t => t.metadata!.name)).toEqual(['jm-data']);
-      expect(mainContainer(jm).volumeMounts).toContainEqual({ name: 'jm-data', mountPath: '/opt/flink/volumes/jm-data' });
-      expect(mainContainer(jm).volumeMounts).not.toContainEqual(expect.objectContaining({ name: 'flink-data' }));
-      expect(flinkConfig(objects)['process.jobmanager.working-dir']).toBe('/opt/flink/volumes/jm-data');
+      expect(jm.spec!.volumeClaimTemplates!.map(t => t.metadata!.name)).toEqual(
+        ['jm-data'],
+      );
+      expect(mainContainer(jm).volumeMounts).toContainEqual({
+        name: 'jm-data',
+        mountPath: '/opt/flink/volumes/jm-data',
+      });
+      expect(mainContainer(jm).volumeMounts).not.toContainEqual(
+        expect.objectContaining({ name: 'flink-data' }),
+      );
+      expect(flinkConfig(objects)['process.jobmanager.working-dir']).toBe(
+        '/opt/flink/volumes/jm-data',
+      );
     });
   });
 
   it.each([
-    ['1.19', ['state.backend.local-recovery'], ['execution.state-recovery.from-local']],
-    ['1.20', ['execution.state-recovery.from-local', 'execution.checkpointing.local-backup.enabled'], ['state.backend.local-recovery']],
-    ['2.3', ['execution.state-recovery.from-local', 'execution.checkpointing.local-backup.enabled'], ['state.backend.local-recovery']],
-  ] as const)('uses the local-recovery keys of Flink %s', (flinkVersion, present, absent) => {
-    const config = flinkConfig(render({ flinkVersion, taskManager: { volumeClaimTemplates: [tmVolume] } }));
-    for (const key of present) expect(config[key]).toBe(flinkVersion.startsWith('1.') ? 'true' : true);
-    for (const key of absent) expect(config).not.toHaveProperty(key);
-  });
+    [
+      '1.19',
+      ['state.backend.local-recovery'],
+      ['execution.state-recovery.from-local'],
+    ],
+    [
+      '1.20',
+      [
+        'execution.state-recovery.from-local',
+        'execution.checkpointing.local-backup.enabled',
+      ],
+      ['state.backend.local-recovery'],
+    ],
+    [
+      '2.3',
+      [
+        'execution.state-recovery.from-local',
+        'execution.checkpointing.local-backup.enabled',
+      ],
+      ['state.backend.local-recovery'],
+    ],
+  ] as const)(
+    'uses the local-recovery keys of Flink %s',
+    (flinkVersion, present, absent) => {
+      const config = flinkConfig(
+        render({
+          flinkVersion,
+          taskManager: { volumeClaimTemplates: [tmVolume] },
+        }),
+      );
+      for (const key of present)
+        expect(config[key]).toBe(flinkVersion.startsWith('1.') ? 'true' : true);
+      for (const key of absent) expect(config).not.toHaveProperty(key);
+    },
+  );
 
   describe('TaskManagers as a Deployment', () => {
-    const objects = render({ taskManager: { workload: 'Deployment', replicas: 2, volumeClaimTemplates: [tmVolume] } });
+    const objects = render({
+      taskManager: {
+        workload: 'Deployment',
+        replicas: 2,
+        volumeClaimTemplates: [tmVolume],
+      },
+    });
     const tm = find<V1Deployment>(objects, 'Deployment', 'orders-taskmanager');
 
     it('turns claim templates into generic ephemeral volumes (one claim per pod)', () => {
-      const volume = tm.spec!.template.spec!.volumes!.find(v => v.name === 'flink-data')!;
+      const volume = tm.spec!.template.spec!.volumes!.find(
+        v => v.name === 'flink-data',
+      )!;
       expect(volume.ephemeral!.volumeClaimTemplate!.spec).toEqual({
         accessModes: ['ReadWriteOnce'],
         storageClassName: 'fast-ssd',
         resources: { requests: { storage: '20Gi' } },
       });
-      expect(volume.ephemeral!.volumeClaimTemplate!.metadata!.labels).toMatchObject({ component: 'taskmanager' });
+      expect(
+        volume.ephemeral!.volumeClaimTemplate!.metadata!.labels,
+      ).toMatchObject({ component: 'taskmanager' });
     });
 
     it('keeps local recovery off and renders no TaskManager Service', () => {
       expect(mainContainer(tm).args).toEqual(['taskmanager']);
-      expect(flinkConfig(objects)).not.toHaveProperty('execution.state-recovery.from-local');
-      expect(objects.some(o => o.metadata!.name === 'orders-taskmanager' && o.kind === 'Service')).toBe(false);
+      expect(flinkConfig(objects)).not.toHaveProperty(
+        'execution.state-recovery.from-local',
+      );
+      expect(
+        objects.some(
+          o =>
+            o.metadata!.name === 'orders-taskmanager' && o.kind === 'Service',
+        ),
+      ).toBe(false);
     });
   });
 
   describe('the Flink configuration', () => {
     it('is config.yaml in nested YAML for 2.x and flink-conf.yaml in flat lines for 1.x', () => {
-      const v2 = find<V1ConfigMap>(render({}), 'ConfigMap', 'flink-config-orders').data!;
-      expect(Object.keys(v2).sort()).toEqual(['config.yaml', 'log4j-console.properties']);
-      expect(v2['config.yaml']).toMatch(/^jobmanager:\n {2}rpc:\n {4}address: orders\n/);
-      const v1 = find<V1ConfigMap>(render({ flinkVersion: '1.20' }), 'ConfigMap', 'flink-config-orders').data!;
-      expect(Object.keys(v1).sort()).toEqual(['flink-conf.yaml', 'log4j-console.properties']);
-      expect(v1['flink-conf.yaml']).toContain('jobmanager.rpc.address: orders\n');
+      const v2 = find<V1ConfigMap>(
+        render({}),
+        'ConfigMap',
+        'flink-config-orders',
+      ).data!;
+      expect(Object.keys(v2).sort()).toEqual([
+        'config.yaml',
+        'log4j-console.properties',
+      ]);
+      expect(v2['config.yaml']).toMatch(
+        /^jobmanager:\n {2}rpc:\n {4}address: orders\n/,
+      );
+      const v1 = find<V1ConfigMap>(
+        render({ flinkVersion: '1.20' }),
+        'ConfigMap',
+        'flink-config-orders',
+      ).data!;
+      expect(Object.keys(v1).sort()).toEqual([
+        'flink-conf.yaml',
+        'log4j-console.properties',
+      ]);
+      expect(v1['flink-conf.yaml']).toContain(
+        'jobmanager.rpc.address: orders\n',
+      );
     });
 
     it('sets ports, memory and slots, then the user keys', () => {
@@ -200,7 +366,11 @@ describe('renderCluster', () => {
         render({
           jobManager: { resources: { memory: '2Gi' } },
           taskManager: { resources: { memory: '4Gi' }, slots: 3 },
-          flinkConfiguration: { 'state.backend.type': 'rocksdb', 'state.backend': 'legacy', 'state.backend.incremental': true },
+          flinkConfiguration: {
+            'state.backend.type': 'rocksdb',
+            'state.backend': 'legacy',
+            'state.backend.incremental': true,
+          },
         }),
       );
       expect(config).toMatchObject({
@@ -221,11 +391,18 @@ describe('renderCluster', () => {
 
     it('rolls the pods when the configuration changes', () => {
       const hash = (objects: FlinkClusterObject[]) =>
-        find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager').spec!.template.metadata!.annotations![CONFIG_HASH_ANNOTATION];
-      const before = hash(render({ flinkConfiguration: { 'pipeline.name': 'a' } }));
+        find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager').spec!
+          .template.metadata!.annotations![CONFIG_HASH_ANNOTATION];
+      const before = hash(
+        render({ flinkConfiguration: { 'pipeline.name': 'a' } }),
+      );
       expect(before).toMatch(/^[0-9a-f]{16}$/);
-      expect(hash(render({ flinkConfiguration: { 'pipeline.name': 'a' } }))).toBe(before);
-      expect(hash(render({ flinkConfiguration: { 'pipeline.name': 'b' } }))).not.toBe(before);
+      expect(
+        hash(render({ flinkConfiguration: { 'pipeline.name': 'a' } })),
+      ).toBe(before);
+      expect(
+        hash(render({ flinkConfiguration: { 'pipeline.name': 'b' } })),
+      ).not.toBe(before);
     });
   });
 
@@ -240,8 +417,14 @@ describe('renderCluster', () => {
     };
 
     it('runs standalone-job with the class, savepoint options and job args', () => {
-      const objects = render({ mode: 'application', job, taskManager: { replicas: 2 } });
-      expect(mainContainer(find<V1Deployment>(objects, 'Deployment', 'orders')).args).toEqual([
+      const objects = render({
+        mode: 'application',
+        job,
+        taskManager: { replicas: 2 },
+      });
+      expect(
+        mainContainer(find<V1Deployment>(objects, 'Deployment', 'orders')).args,
+      ).toEqual([
         'standalone-job',
         '--job-classname',
         'com.example.Job',
@@ -256,20 +439,44 @@ describe('renderCluster', () => {
 
     it('fetches an http(s) jar into usrlib with an init container', () => {
       const jm = find<V1Deployment>(
-        render({ mode: 'application', job: { jarURI: 'https://repo.example.com/job-1.0.jar', entryClass: 'com.example.Job' } }),
+        render({
+          mode: 'application',
+          job: {
+            jarURI: 'https://repo.example.com/job-1.0.jar',
+            entryClass: 'com.example.Job',
+          },
+        }),
         'Deployment',
         'orders',
       );
       const [init] = jm.spec!.template.spec!.initContainers!;
-      expect(init.args).toEqual(['-fsSL', '--retry', '3', '-o', '/opt/flink/usrlib/job-1.0.jar', 'https://repo.example.com/job-1.0.jar']);
-      expect(init.volumeMounts).toEqual([{ name: 'flink-usrlib', mountPath: '/opt/flink/usrlib' }]);
-      expect(mainContainer(jm).volumeMounts).toContainEqual({ name: 'flink-usrlib', mountPath: '/opt/flink/usrlib' });
-      expect(jm.spec!.template.spec!.volumes).toContainEqual({ name: 'flink-usrlib', emptyDir: {} });
+      expect(init.args).toEqual([
+        '-fsSL',
+        '--retry',
+        '3',
+        '-o',
+        '/opt/flink/usrlib/job-1.0.jar',
+        'https://repo.example.com/job-1.0.jar',
+      ]);
+      expect(init.volumeMounts).toEqual([
+        { name: 'flink-usrlib', mountPath: '/opt/flink/usrlib' },
+      ]);
+      expect(mainContainer(jm).volumeMounts).toContainEqual({
+        name: 'flink-usrlib',
+        mountPath: '/opt/flink/usrlib',
+      });
+      expect(jm.spec!.template.spec!.volumes).toContainEqual({
+        name: 'flink-usrlib',
+        emptyDir: {},
+      });
     });
   });
 
   describe('Kubernetes HA', () => {
-    const objects = render({ highAvailability: { storageDir: 's3://ha/orders' }, jobManager: { replicas: 2 } });
+    const objects = render({
+      highAvailability: { storageDir: 's3://ha/orders' },
+      jobManager: { replicas: 2 },
+    });
 
     it('grants exactly configmaps and leases in the namespace to the pods', () => {
       const role = find<V1Role>(objects, 'Role', 'orders');
@@ -278,16 +485,26 @@ describe('renderCluster', () => {
         [['coordination.k8s.io'], ['leases']],
       ]);
       const binding = find<V1RoleBinding>(objects, 'RoleBinding', 'orders');
-      expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'orders', namespace: 'streaming' }]);
+      expect(binding.subjects).toEqual([
+        { kind: 'ServiceAccount', name: 'orders', namespace: 'streaming' },
+      ]);
       for (const name of ['orders', 'orders-taskmanager']) {
-        const workload = objects.find(o => o.metadata!.name === name && 'spec' in o && o.kind !== 'Service') as V1StatefulSet;
-        expect(workload.spec!.template.spec).toMatchObject({ serviceAccountName: 'orders', automountServiceAccountToken: true });
+        const workload = objects.find(
+          o => o.metadata!.name === name && 'spec' in o && o.kind !== 'Service',
+        ) as V1StatefulSet;
+        expect(workload.spec!.template.spec).toMatchObject({
+          serviceAccountName: 'orders',
+          automountServiceAccountToken: true,
+        });
       }
     });
 
     it('advertises the JobManager pod IP and sets the HA keys', () => {
       const jm = find<V1Deployment>(objects, 'Deployment', 'orders');
-      expect(mainContainer(jm).args).toEqual(['jobmanager', '-Djobmanager.rpc.address=$(POD_IP)']);
+      expect(mainContainer(jm).args).toEqual([
+        'jobmanager',
+        '-Djobmanager.rpc.address=$(POD_IP)',
+      ]);
       expect(jm.spec!.replicas).toBe(2);
       expect(jm.spec!.strategy).toEqual({ type: 'RollingUpdate' });
       const config = flinkConfig(objects);
@@ -301,9 +518,15 @@ describe('renderCluster', () => {
     });
 
     it('binds a ServiceAccount the platform gives instead of creating one', () => {
-      const withAccount = render({ highAvailability: { storageDir: 's3://ha/x' }, podTemplate: { serviceAccountName: 'platform-flink' } });
+      const withAccount = render({
+        highAvailability: { storageDir: 's3://ha/x' },
+        podTemplate: { serviceAccountName: 'platform-flink' },
+      });
       expect(withAccount.some(o => o.kind === 'ServiceAccount')).toBe(false);
-      expect(find<V1RoleBinding>(withAccount, 'RoleBinding', 'orders').subjects![0].name).toBe('platform-flink');
+      expect(
+        find<V1RoleBinding>(withAccount, 'RoleBinding', 'orders').subjects![0]
+          .name,
+      ).toBe('platform-flink');
     });
 
     it('gives pods no API token without HA, and a Recreate JobManager', () => {
@@ -318,17 +541,38 @@ describe('renderCluster', () => {
   it('renders probes, resources and the REST Service', () => {
     const objects = render({
       taskManager: { resources: { cpu: '2', memory: '4Gi' } },
-      rest: { serviceType: 'NodePort', nodePort: 30081, annotations: { 'example.com/lb': 'internal' } },
+      rest: {
+        serviceType: 'NodePort',
+        nodePort: 30081,
+        annotations: { 'example.com/lb': 'internal' },
+      },
     });
-    const jm = mainContainer(find<V1Deployment>(objects, 'Deployment', 'orders'));
-    expect(jm.readinessProbe!.httpGet).toEqual({ path: '/config', port: 'rest' });
+    const jm = mainContainer(
+      find<V1Deployment>(objects, 'Deployment', 'orders'),
+    );
+    expect(jm.readinessProbe!.httpGet).toEqual({
+      path: '/config',
+      port: 'rest',
+    });
     expect(jm.livenessProbe!.tcpSocket).toEqual({ port: 'rpc' });
-    const tm = mainContainer(find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager'));
+    const tm = mainContainer(
+      find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager'),
+    );
     expect(tm.readinessProbe!.tcpSocket).toEqual({ port: 'rpc' });
-    expect(tm.resources).toEqual({ requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '2', memory: '4Gi' } });
+    expect(tm.resources).toEqual({
+      requests: { cpu: '2', memory: '4Gi' },
+      limits: { cpu: '2', memory: '4Gi' },
+    });
     const rest = find<V1Service>(objects, 'Service', 'orders-rest');
-    expect(rest.spec).toMatchObject({ type: 'NodePort', ports: [{ name: 'rest', port: 8081, targetPort: 'rest', nodePort: 30081 }] });
-    expect(rest.metadata!.annotations).toEqual({ 'example.com/lb': 'internal' });
+    expect(rest.spec).toMatchObject({
+      type: 'NodePort',
+      ports: [
+        { name: 'rest', port: 8081, targetPort: 'rest', nodePort: 30081 },
+      ],
+    });
+    expect(rest.metadata!.annotations).toEqual({
+      'example.com/lb': 'internal',
+    });
   });
 
   it('applies the pod-template extras to both components', () => {
@@ -337,8 +581,21 @@ describe('renderCluster', () => {
         labels: { team: 'risk' },
         annotations: { 'prometheus.io/scrape': 'true' },
         nodeSelector: { pool: 'flink' },
-        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'flink', effect: 'NoSchedule' }],
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
+        tolerations: [
+          {
+            key: 'dedicated',
+            operator: 'Equal',
+            value: 'flink',
+            effect: 'NoSchedule',
+          },
+        ],
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [],
+            },
+          },
+        },
         imagePullSecrets: ['registry'],
         priorityClassName: 'critical',
         env: [{ name: 'TZ', value: 'UTC' }],
@@ -346,34 +603,69 @@ describe('renderCluster', () => {
       },
     });
     for (const name of ['orders', 'orders-taskmanager']) {
-      const workload = objects.find(o => o.metadata!.name === name && (o.kind === 'Deployment' || o.kind === 'StatefulSet')) as V1Deployment;
+      const workload = objects.find(
+        o =>
+          o.metadata!.name === name &&
+          (o.kind === 'Deployment' || o.kind === 'StatefulSet'),
+      ) as V1Deployment;
       const template = workload.spec!.template;
-      expect(template.metadata!.labels).toMatchObject({ team: 'risk', app: 'orders' });
-      expect(template.metadata!.annotations).toMatchObject({ 'prometheus.io/scrape': 'true' });
+      expect(template.metadata!.labels).toMatchObject({
+        team: 'risk',
+        app: 'orders',
+      });
+      expect(template.metadata!.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+      });
       expect(template.spec).toMatchObject({
         nodeSelector: { pool: 'flink' },
-        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'flink', effect: 'NoSchedule' }],
+        tolerations: [
+          {
+            key: 'dedicated',
+            operator: 'Equal',
+            value: 'flink',
+            effect: 'NoSchedule',
+          },
+        ],
         imagePullSecrets: [{ name: 'registry' }],
         priorityClassName: 'critical',
         securityContext: { runAsUser: 10001, runAsGroup: 9999, fsGroup: 10001 },
       });
       expect(template.spec!.affinity!.nodeAffinity).toBeDefined();
-      expect(template.spec!.containers[0].env).toContainEqual({ name: 'TZ', value: 'UTC' });
+      expect(template.spec!.containers[0].env).toContainEqual({
+        name: 'TZ',
+        value: 'UTC',
+      });
     }
   });
 
   it('renders a disruption budget for the TaskManagers when asked', () => {
-    const budget = find<V1PodDisruptionBudget>(render({ taskManager: { podDisruptionBudget: { maxUnavailable: '10%' } } }), 'PodDisruptionBudget', 'orders-taskmanager');
+    const budget = find<V1PodDisruptionBudget>(
+      render({
+        taskManager: { podDisruptionBudget: { maxUnavailable: '10%' } },
+      }),
+      'PodDisruptionBudget',
+      'orders-taskmanager',
+    );
     expect(budget.spec).toEqual({
       maxUnavailable: '10%',
-      selector: { matchLabels: { app: 'orders', component: 'taskmanager', type: 'flink-standalone-kubernetes' } },
+      selector: {
+        matchLabels: {
+          app: 'orders',
+          component: 'taskmanager',
+          type: 'flink-standalone-kubernetes',
+        },
+      },
     });
   });
 
   it('writes a YAML stream that reads back to the same objects', () => {
-    const objects = render({ taskManager: { volumeClaimTemplates: [tmVolume] } });
+    const objects = render({
+      taskManager: { volumeClaimTemplates: [tmVolume] },
+    });
     const text = toYaml(objects);
-    expect(text.startsWith('---\napiVersion: v1\nkind: ConfigMap\n')).toBe(true);
+    expect(text.startsWith('---\napiVersion: v1\nkind: ConfigMap\n')).toBe(
+      true,
+    );
     expect(fromYaml(text)).toEqual(JSON.parse(JSON.stringify(objects)));
   });
 });

@@ -17,7 +17,8 @@ function service(
       name,
       namespace: spec.namespace,
       labels: clusterLabels(spec, component),
-      ...(annotations && Object.keys(annotations).length > 0 && { annotations }),
+      ...(annotations &&
+        Object.keys(annotations).length > 0 && { annotations }),
     },
     spec: { ...body, selector: selectorLabels(spec, component) },
   };
@@ -37,7 +38,11 @@ export function renderServices(spec: ClusterSpec): V1Service[] {
       publishNotReadyAddresses: true,
       ports: [
         { name: 'rpc', port: PORTS.jobManagerRpc, targetPort: 'rpc' },
-        { name: 'blob-server', port: PORTS.blobServer, targetPort: 'blob-server' },
+        {
+          name: 'blob-server',
+          port: PORTS.blobServer,
+          targetPort: 'blob-server',
+        },
       ],
     }),
     service(

@@ -1,6 +1,15 @@
-import type { V1Deployment, V1PodDisruptionBudget, V1StatefulSet } from '@kubernetes/client-node';
+import type {
+  V1Deployment,
+  V1PodDisruptionBudget,
+  V1StatefulSet,
+} from '@kubernetes/client-node';
 import type { ClusterSpec } from '../spec';
-import { FlinkComponent, claimLabels, clusterLabels, selectorLabels } from './labels';
+import {
+  FlinkComponent,
+  claimLabels,
+  clusterLabels,
+  selectorLabels,
+} from './labels';
 import { clusterObjectNames } from './names';
 import { claimSpec, claimTemplates, renderPodTemplate } from './podTemplate';
 
@@ -31,7 +40,11 @@ export function renderWorkload(
     : renderDeployment(spec, component, configHash);
 }
 
-function renderStatefulSet(spec: ClusterSpec, component: FlinkComponent, configHash: string): V1StatefulSet {
+function renderStatefulSet(
+  spec: ClusterSpec,
+  component: FlinkComponent,
+  configHash: string,
+): V1StatefulSet {
   const names = clusterObjectNames(spec.name);
   const own = componentSpec(spec, component);
   const templates = claimTemplates(spec, component);
@@ -42,10 +55,15 @@ function renderStatefulSet(spec: ClusterSpec, component: FlinkComponent, configH
     spec: {
       // Each workload's own governing Service: the JobManager's headless Service, or the
       // TaskManagers' (the original proposal named one it never created).
-      serviceName: component === 'jobmanager' ? names.jobManagerService : names.taskManagerService,
+      serviceName:
+        component === 'jobmanager'
+          ? names.jobManagerService
+          : names.taskManagerService,
       replicas: own.replicas,
       podManagementPolicy:
-        component === 'taskmanager' ? spec.taskManager.podManagementPolicy : 'Parallel',
+        component === 'taskmanager'
+          ? spec.taskManager.podManagementPolicy
+          : 'Parallel',
       selector: { matchLabels: selectorLabels(spec, component) },
       updateStrategy: { type: 'RollingUpdate' },
       // Explicit, so claims do not silently outlive their cluster.
@@ -53,14 +71,21 @@ function renderStatefulSet(spec: ClusterSpec, component: FlinkComponent, configH
         whenDeleted: own.pvcRetention.whenDeleted,
         whenScaled: own.pvcRetention.whenScaled,
       },
-      template: renderPodTemplate({ spec, component, workload: 'StatefulSet', configHash }),
+      template: renderPodTemplate({
+        spec,
+        component,
+        workload: 'StatefulSet',
+        configHash,
+      }),
       // This component's own templates only (the original proposal gave the TMs the JM's).
       ...(templates.length > 0 && {
         volumeClaimTemplates: templates.map(t => ({
           metadata: {
             name: t.name,
             labels: { ...claimLabels(spec, component), ...t.labels },
-            ...(Object.keys(t.annotations).length > 0 && { annotations: t.annotations }),
+            ...(Object.keys(t.annotations).length > 0 && {
+              annotations: t.annotations,
+            }),
           },
           spec: claimSpec(t),
         })),
@@ -69,7 +94,11 @@ function renderStatefulSet(spec: ClusterSpec, component: FlinkComponent, configH
   };
 }
 
-function renderDeployment(spec: ClusterSpec, component: FlinkComponent, configHash: string): V1Deployment {
+function renderDeployment(
+  spec: ClusterSpec,
+  component: FlinkComponent,
+  configHash: string,
+): V1Deployment {
   const own = componentSpec(spec, component);
   // A lone JobManager without HA must never overlap with its successor.
   const recreate = component === 'jobmanager' && !spec.highAvailability;
@@ -81,12 +110,19 @@ function renderDeployment(spec: ClusterSpec, component: FlinkComponent, configHa
       replicas: own.replicas,
       selector: { matchLabels: selectorLabels(spec, component) },
       strategy: recreate ? { type: 'Recreate' } : { type: 'RollingUpdate' },
-      template: renderPodTemplate({ spec, component, workload: 'Deployment', configHash }),
+      template: renderPodTemplate({
+        spec,
+        component,
+        workload: 'Deployment',
+        configHash,
+      }),
     },
   };
 }
 
-export function renderPodDisruptionBudget(spec: ClusterSpec): V1PodDisruptionBudget | undefined {
+export function renderPodDisruptionBudget(
+  spec: ClusterSpec,
+): V1PodDisruptionBudget | undefined {
   const budget = spec.taskManager.podDisruptionBudget;
   if (!budget) return undefined;
   return {

@@ -2,7 +2,9 @@ import { parseAllDocuments, stringify } from 'yaml';
 
 /** A multi-document YAML stream, one document per object, as `kubectl apply -f` reads it. */
 export function toYaml(objects: readonly object[]): string {
-  return objects.map(object => `---\n${stringify(object, { lineWidth: 0 })}`).join('');
+  return objects
+    .map(object => `---\n${stringify(object, { lineWidth: 0 })}`)
+    .join('');
 }
 
 /** Reads a YAML stream (a spec file, rendered manifests) into plain objects. */

@@ -1,6 +1,13 @@
 /** What differs between the Flink versions this product renders for. */
 
-export const FLINK_VERSIONS = ['1.19', '1.20', '2.0', '2.1', '2.2', '2.3'] as const;
+export const FLINK_VERSIONS = [
+  '1.19',
+  '1.20',
+  '2.0',
+  '2.1',
+  '2.2',
+  '2.3',
+] as const;
 
 export type FlinkVersion = (typeof FLINK_VERSIONS)[number];
 

@@ -20,7 +20,10 @@ export function isQualifiedKey(key: string): boolean {
   const slash = key.lastIndexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_1123_SUBDOMAIN.test(prefix))) {
+  if (
+    prefix !== undefined &&
+    (prefix.length > 253 || !DNS_1123_SUBDOMAIN.test(prefix))
+  ) {
     return false;
   }
   return name.length <= 63 && QUALIFIED_NAME.test(name);

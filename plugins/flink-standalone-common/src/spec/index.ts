@@ -1,4 +1,8 @@
-export { parseClusterSpec, validateClusterSpec, ClusterSpecError } from './parse';
+export {
+  parseClusterSpec,
+  validateClusterSpec,
+  ClusterSpecError,
+} from './parse';
 export type { SpecProblem, SpecValidation } from './parse';
 export { clusterSpecSchema, MAX_NAME_LENGTH, FLINK_USER_ID } from './schema';
 export type {
@@ -9,9 +13,17 @@ export type {
   VolumeClaimTemplateSpec,
   WorkloadKind,
 } from './schema';
-export { FLINK_VERSIONS, configFileName, localRecoveryKeys } from './flinkVersions';
+export {
+  FLINK_VERSIONS,
+  configFileName,
+  localRecoveryKeys,
+} from './flinkVersions';
 export type { FlinkVersion } from './flinkVersions';
 export { OWNED_KEYS } from './ownedKeys';
 export type { OwnedKey } from './ownedKeys';
 export { isQuantity, quantityValue, toFlinkMemorySize } from './quantity';
-export { LABEL_KUBERNETES_ID, TYPE_FLINK_STANDALONE, MANAGED_BY } from './reserved';
+export {
+  LABEL_KUBERNETES_ID,
+  TYPE_FLINK_STANDALONE,
+  MANAGED_BY,
+} from './reserved';

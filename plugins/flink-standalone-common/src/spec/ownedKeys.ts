@@ -42,34 +42,48 @@ export const OWNED_KEYS: readonly OwnedKey[] = [
       'taskManager.localRecovery (the resource id is the pod name, so a restarted TaskManager finds its state)',
   },
   { key: 'taskmanager.numberOfTaskSlots', useInstead: 'taskManager.slots' },
-  { key: 'taskmanager.memory.process.size', useInstead: 'taskManager.resources.memory' },
-  { key: 'jobmanager.memory.process.size', useInstead: 'jobManager.resources.memory' },
+  {
+    key: 'taskmanager.memory.process.size',
+    useInstead: 'taskManager.resources.memory',
+  },
+  {
+    key: 'jobmanager.memory.process.size',
+    useInstead: 'jobManager.resources.memory',
+  },
   {
     key: 'process.taskmanager.working-dir',
-    useInstead: 'taskManager.volumeClaimTemplates (the working dir is on the first claim)',
+    useInstead:
+      'taskManager.volumeClaimTemplates (the working dir is on the first claim)',
   },
   {
     key: 'process.jobmanager.working-dir',
-    useInstead: 'jobManager.volumeClaimTemplates (the working dir is on the first claim)',
+    useInstead:
+      'jobManager.volumeClaimTemplates (the working dir is on the first claim)',
   },
   {
     key: 'process.working-dir',
-    useInstead: 'jobManager/taskManager.volumeClaimTemplates (working dirs are on the claims)',
+    useInstead:
+      'jobManager/taskManager.volumeClaimTemplates (working dirs are on the claims)',
   },
-  ...ALL_LOCAL_RECOVERY_KEYS.map(
-    (key): OwnedKey => ({
-      key,
-      useInstead: 'taskManager.localRecovery',
-      ownedWhen: 'taskManagerVolumes',
-    }),
-  ),
+  ...ALL_LOCAL_RECOVERY_KEYS.map((key): OwnedKey => ({
+    key,
+    useInstead: 'taskManager.localRecovery',
+    ownedWhen: 'taskManagerVolumes',
+  })),
   { key: 'high-availability', useInstead: 'highAvailability' },
   { key: 'high-availability.type', useInstead: 'highAvailability' },
-  { key: 'high-availability.storageDir', useInstead: 'highAvailability.storageDir' },
+  {
+    key: 'high-availability.storageDir',
+    useInstead: 'highAvailability.storageDir',
+  },
   { key: 'high-availability.cluster-id', useInstead: 'name' },
   { key: 'kubernetes.cluster-id', useInstead: 'name' },
   { key: 'kubernetes.namespace', useInstead: 'namespace' },
-  { key: 'parallelism.default', useInstead: 'job.parallelism', ownedWhen: 'jobParallelism' },
+  {
+    key: 'parallelism.default',
+    useInstead: 'job.parallelism',
+    ownedWhen: 'jobParallelism',
+  },
 ];
 
 export function findOwnedKey(
@@ -77,7 +91,8 @@ export function findOwnedKey(
   active: ReadonlySet<OwnedWhen>,
 ): OwnedKey | undefined {
   return OWNED_KEYS.find(
-    owned => owned.key === key && (!owned.ownedWhen || active.has(owned.ownedWhen)),
+    owned =>
+      owned.key === key && (!owned.ownedWhen || active.has(owned.ownedWhen)),
   );
 }
 

@@ -1,5 +1,9 @@
 import { InputError } from '@backstage/errors';
-import { ClusterSpecError, parseClusterSpec, validateClusterSpec } from './parse';
+import {
+  ClusterSpecError,
+  parseClusterSpec,
+  validateClusterSpec,
+} from './parse';
 
 const minimal = { name: 'orders', namespace: 'streaming', flinkVersion: '2.1' };
 
@@ -41,7 +45,14 @@ describe('parseClusterSpec defaults', () => {
         localRecovery: false,
       },
       flinkConfiguration: {},
-      podTemplate: { securityContext: { runAsUser: 9999, runAsGroup: 9999, fsGroup: 9999, runAsNonRoot: true } },
+      podTemplate: {
+        securityContext: {
+          runAsUser: 9999,
+          runAsGroup: 9999,
+          fsGroup: 9999,
+          runAsNonRoot: true,
+        },
+      },
       rest: { serviceType: 'ClusterIP' },
     });
     expect(spec.job).toBeUndefined();
@@ -51,7 +62,9 @@ describe('parseClusterSpec defaults', () => {
   it('turns local recovery on for StatefulSet TaskManagers with a volume, and mounts it', () => {
     const spec = parseClusterSpec({
       ...minimal,
-      taskManager: { volumeClaimTemplates: [{ name: 'flink-data', storage: '10Gi' }] },
+      taskManager: {
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '10Gi' }],
+      },
     });
     expect(spec.taskManager.localRecovery).toBe(true);
     expect(spec.taskManager.volumeClaimTemplates[0]).toEqual({
@@ -66,17 +79,26 @@ describe('parseClusterSpec defaults', () => {
 
   it('keeps local recovery off for Deployment TaskManagers unless asked for', () => {
     const volumes = [{ name: 'scratch', storage: '10Gi' }];
-    const off = parseClusterSpec({ ...minimal, taskManager: { workload: 'Deployment', volumeClaimTemplates: volumes } });
+    const off = parseClusterSpec({
+      ...minimal,
+      taskManager: { workload: 'Deployment', volumeClaimTemplates: volumes },
+    });
     const on = parseClusterSpec({
       ...minimal,
-      taskManager: { workload: 'Deployment', volumeClaimTemplates: volumes, localRecovery: true },
+      taskManager: {
+        workload: 'Deployment',
+        volumeClaimTemplates: volumes,
+        localRecovery: true,
+      },
     });
     expect(off.taskManager.localRecovery).toBe(false);
     expect(on.taskManager.localRecovery).toBe(true);
   });
 
   it('does not change its input', () => {
-    const input = JSON.parse(JSON.stringify({ ...minimal, taskManager: { replicas: 2 } }));
+    const input = JSON.parse(
+      JSON.stringify({ ...minimal, taskManager: { replicas: 2 } }),
+    );
     const copy = JSON.parse(JSON.stringify(input));
     parseClusterSpec(input);
     expect(input).toEqual(copy);
@@ -113,7 +135,9 @@ describe('parseClusterSpec errors', () => {
       ]),
     );
     expect(error.message).toContain('Invalid Flink cluster spec (7 problems)');
-    expect(error.message).toContain('  - taskManager.replicas: must be at least 1');
+    expect(error.message).toContain(
+      '  - taskManager.replicas: must be at least 1',
+    );
   });
 
   it('reports cross-field problems together with field problems', () => {
@@ -124,62 +148,201 @@ describe('parseClusterSpec errors', () => {
       flinkConfiguration: { 'rest.port': 9000 },
     });
     expect(problems.map(p => p.split(':')[0])).toEqual(
-      expect.arrayContaining(['namespace', 'jobManager.replicas', 'flinkConfiguration."rest.port"']),
+      expect.arrayContaining([
+        'namespace',
+        'jobManager.replicas',
+        'flinkConfiguration."rest.port"',
+      ]),
     );
   });
 
   it.each([
-    ['name too long', { name: 'a'.repeat(41) }, 'name', /at most 40 characters.*pod names.*63/],
+    [
+      'name too long',
+      { name: 'a'.repeat(41) },
+      'name',
+      /at most 40 characters.*pod names.*63/,
+    ],
     ['name not DNS-1035', { name: '1orders' }, 'name', /DNS-1035 label/],
     ['name with uppercase', { name: 'Orders' }, 'name', /DNS-1035 label/],
-    ['namespace not DNS-1123', { namespace: 'team_a' }, 'namespace', /DNS-1123 label/],
-    ['unsupported Flink version', { flinkVersion: '1.18' }, 'flinkVersion', /1\.19, 1\.20, 2\.0, 2\.1, 2\.2, 2\.3/],
-    ['Flink version as a number', { flinkVersion: 2.1 }, 'flinkVersion', /supported Flink versions/],
-    ['bad image reference', { image: 'flink:2.1 latest' }, 'image', /valid image reference/],
-    ['image with uppercase path', { image: 'Flink:2.1' }, 'image', /valid image reference/],
-    ['bad pull policy', { imagePullPolicy: 'Sometimes' }, 'imagePullPolicy', /IfNotPresent, Always or Never/],
+    [
+      'namespace not DNS-1123',
+      { namespace: 'team_a' },
+      'namespace',
+      /DNS-1123 label/,
+    ],
+    [
+      'unsupported Flink version',
+      { flinkVersion: '1.18' },
+      'flinkVersion',
+      /1\.19, 1\.20, 2\.0, 2\.1, 2\.2, 2\.3/,
+    ],
+    [
+      'Flink version as a number',
+      { flinkVersion: 2.1 },
+      'flinkVersion',
+      /supported Flink versions/,
+    ],
+    [
+      'bad image reference',
+      { image: 'flink:2.1 latest' },
+      'image',
+      /valid image reference/,
+    ],
+    [
+      'image with uppercase path',
+      { image: 'Flink:2.1' },
+      'image',
+      /valid image reference/,
+    ],
+    [
+      'bad pull policy',
+      { imagePullPolicy: 'Sometimes' },
+      'imagePullPolicy',
+      /IfNotPresent, Always or Never/,
+    ],
     ['bad mode', { mode: 'batch' }, 'mode', /session or application/],
-    ['unknown top-level field', { replicas: 3 }, 'replicas', /not a field of the cluster spec/],
-    ['component not a label value', { component: 'my component' }, 'component', /label value/],
+    [
+      'unknown top-level field',
+      { replicas: 3 },
+      'replicas',
+      /not a field of the cluster spec/,
+    ],
+    [
+      'component not a label value',
+      { component: 'my component' },
+      'component',
+      /label value/,
+    ],
   ])('%s', (_title, override, path, message) => {
     expectProblem({ ...minimal, ...override }, path, message);
   });
 
   it.each([
-    ['cpu not a quantity', { resources: { cpu: 'two' } }, 'taskManager.resources.cpu', /Kubernetes quantity such as "500m"/],
-    ['zero cpu', { resources: { cpu: '0' } }, 'taskManager.resources.cpu', /greater than zero/],
-    ['memory not a quantity', { resources: { memory: '2GB' } }, 'taskManager.resources.memory', /Kubernetes quantity/],
-    ['memory below Flink minimum', { resources: { memory: '512Mi' } }, 'taskManager.resources.memory', /at least 1Gi/],
-    ['replicas above 1000', { replicas: 1001 }, 'taskManager.replicas', /at most 1000/],
+    [
+      'cpu not a quantity',
+      { resources: { cpu: 'two' } },
+      'taskManager.resources.cpu',
+      /Kubernetes quantity such as "500m"/,
+    ],
+    [
+      'zero cpu',
+      { resources: { cpu: '0' } },
+      'taskManager.resources.cpu',
+      /greater than zero/,
+    ],
+    [
+      'memory not a quantity',
+      { resources: { memory: '2GB' } },
+      'taskManager.resources.memory',
+      /Kubernetes quantity/,
+    ],
+    [
+      'memory below Flink minimum',
+      { resources: { memory: '512Mi' } },
+      'taskManager.resources.memory',
+      /at least 1Gi/,
+    ],
+    [
+      'replicas above 1000',
+      { replicas: 1001 },
+      'taskManager.replicas',
+      /at most 1000/,
+    ],
     ['replicas zero', { replicas: 0 }, 'taskManager.replicas', /at least 1/],
-    ['fractional replicas', { replicas: 1.5 }, 'taskManager.replicas', /whole number/],
+    [
+      'fractional replicas',
+      { replicas: 1.5 },
+      'taskManager.replicas',
+      /whole number/,
+    ],
     ['slots zero', { slots: 0 }, 'taskManager.slots', /at least 1/],
-    ['bad workload', { workload: 'DaemonSet' }, 'taskManager.workload', /StatefulSet or Deployment/],
-    ['bad pod management', { podManagementPolicy: 'Random' }, 'taskManager.podManagementPolicy', /Parallel or OrderedReady/],
-    ['bad retention', { pvcRetention: { whenScaled: 'Keep' } }, 'taskManager.pvcRetention.whenScaled', /Retain or Delete/],
+    [
+      'bad workload',
+      { workload: 'DaemonSet' },
+      'taskManager.workload',
+      /StatefulSet or Deployment/,
+    ],
+    [
+      'bad pod management',
+      { podManagementPolicy: 'Random' },
+      'taskManager.podManagementPolicy',
+      /Parallel or OrderedReady/,
+    ],
+    [
+      'bad retention',
+      { pvcRetention: { whenScaled: 'Keep' } },
+      'taskManager.pvcRetention.whenScaled',
+      /Retain or Delete/,
+    ],
     ['unknown taskManager field', { cpu: 2 }, 'taskManager.cpu', /not a field/],
-    ['bad budget', { podDisruptionBudget: { maxUnavailable: 'half' } }, 'taskManager.podDisruptionBudget.maxUnavailable', /percentage/],
+    [
+      'bad budget',
+      { podDisruptionBudget: { maxUnavailable: 'half' } },
+      'taskManager.podDisruptionBudget.maxUnavailable',
+      /percentage/,
+    ],
   ])('taskManager: %s', (_title, taskManager, path, message) => {
     expectProblem({ ...minimal, taskManager }, path, message);
   });
 
   it.each([
     ['replicas above 3', { replicas: 4 }, 'jobManager.replicas', /at most 3/],
-    ['memory below minimum', { resources: { memory: '256Mi' } }, 'jobManager.resources.memory', /at least 768Mi/],
-    ['more than one without HA', { replicas: 2 }, 'jobManager.replicas', /needs highAvailability/],
+    [
+      'memory below minimum',
+      { resources: { memory: '256Mi' } },
+      'jobManager.resources.memory',
+      /at least 768Mi/,
+    ],
+    [
+      'more than one without HA',
+      { replicas: 2 },
+      'jobManager.replicas',
+      /needs highAvailability/,
+    ],
   ])('jobManager: %s', (_title, jobManager, path, message) => {
     expectProblem({ ...minimal, jobManager }, path, message);
   });
 
   it.each([
-    ['storage not a quantity', { storage: 'big' }, 'storage', /Kubernetes quantity such as "10Gi"/],
+    [
+      'storage not a quantity',
+      { storage: 'big' },
+      'storage',
+      /Kubernetes quantity such as "10Gi"/,
+    ],
     ['zero storage', { storage: '0Gi' }, 'storage', /greater than zero/],
-    ['storage class not a DNS subdomain', { storageClassName: 'Fast_SSD' }, 'storageClassName', /DNS-1123 subdomain/],
-    ['bad access mode', { accessModes: ['ReadWriteSometimes'] }, 'accessModes[0]', /ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod/],
-    ['no access mode', { accessModes: [] }, 'accessModes', /at least one access mode/],
+    [
+      'storage class not a DNS subdomain',
+      { storageClassName: 'Fast_SSD' },
+      'storageClassName',
+      /DNS-1123 subdomain/,
+    ],
+    [
+      'bad access mode',
+      { accessModes: ['ReadWriteSometimes'] },
+      'accessModes[0]',
+      /ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod/,
+    ],
+    [
+      'no access mode',
+      { accessModes: [] },
+      'accessModes',
+      /at least one access mode/,
+    ],
     ['volume name not a label', { name: 'Data' }, 'name', /DNS-1123 label/],
-    ['relative mount path', { mountPath: 'data' }, 'mountPath', /absolute path/],
-    ['mount over the config', { mountPath: '/opt/flink/conf' }, 'mountPath', /must not be inside \/opt\/flink\/conf/],
+    [
+      'relative mount path',
+      { mountPath: 'data' },
+      'mountPath',
+      /absolute path/,
+    ],
+    [
+      'mount over the config',
+      { mountPath: '/opt/flink/conf' },
+      'mountPath',
+      /must not be inside \/opt\/flink\/conf/,
+    ],
   ])('volume claim template: %s', (_title, override, field, message) => {
     const template = { name: 'data', storage: '10Gi', ...override };
     expectProblem(
@@ -210,23 +373,43 @@ describe('parseClusterSpec errors', () => {
   });
 
   it('asks for a volume when local recovery is turned on without one', () => {
-    expectProblem({ ...minimal, taskManager: { localRecovery: true } }, 'taskManager.localRecovery', /needs a volume/);
+    expectProblem(
+      { ...minimal, taskManager: { localRecovery: true } },
+      'taskManager.localRecovery',
+      /needs a volume/,
+    );
   });
 
   describe('modes', () => {
-    const job = { jarURI: 'local:///opt/flink/usrlib/job.jar', entryClass: 'com.example.Job' };
+    const job = {
+      jarURI: 'local:///opt/flink/usrlib/job.jar',
+      entryClass: 'com.example.Job',
+    };
 
     it('requires a job in application mode', () => {
-      expectProblem({ ...minimal, mode: 'application' }, 'job', /required in application mode.*jarURI.*entryClass/);
+      expectProblem(
+        { ...minimal, mode: 'application' },
+        'job',
+        /required in application mode.*jarURI.*entryClass/,
+      );
     });
 
     it('requires jarURI and entryClass in the job', () => {
       const problems = problemsOf({ ...minimal, mode: 'application', job: {} });
-      expect(problems).toEqual(expect.arrayContaining(['job.jarURI: is required', 'job.entryClass: is required']));
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          'job.jarURI: is required',
+          'job.entryClass: is required',
+        ]),
+      );
     });
 
     it('rejects a job in session mode', () => {
-      expectProblem({ ...minimal, job }, 'job', /only allowed in application mode/);
+      expectProblem(
+        { ...minimal, job },
+        'job',
+        /only allowed in application mode/,
+      );
     });
 
     it.each([
@@ -234,12 +417,20 @@ describe('parseClusterSpec errors', () => {
       ['an unsupported scheme', 's3://bucket/job.jar'],
       ['something that is not a jar', 'https://example.com/job.zip'],
     ])('rejects %s as jarURI', (_title, jarURI) => {
-      expectProblem({ ...minimal, mode: 'application', job: { ...job, jarURI } }, 'job.jarURI', /usrlib.*http\(s\)/);
+      expectProblem(
+        { ...minimal, mode: 'application', job: { ...job, jarURI } },
+        'job.jarURI',
+        /usrlib.*http\(s\)/,
+      );
     });
 
     it('rejects an entry class that is not a Java class name', () => {
       expectProblem(
-        { ...minimal, mode: 'application', job: { ...job, entryClass: 'com.example.My-Job' } },
+        {
+          ...minimal,
+          mode: 'application',
+          job: { ...job, entryClass: 'com.example.My-Job' },
+        },
         'job.entryClass',
         /fully qualified Java class name/,
       );
@@ -247,85 +438,182 @@ describe('parseClusterSpec errors', () => {
 
     it('rejects a parallelism the slots cannot hold', () => {
       expectProblem(
-        { ...minimal, mode: 'application', job: { ...job, parallelism: 9 }, taskManager: { replicas: 2, slots: 4 } },
+        {
+          ...minimal,
+          mode: 'application',
+          job: { ...job, parallelism: 9 },
+          taskManager: { replicas: 2, slots: 4 },
+        },
         'job.parallelism',
         /9 exceeds the 8 task slots of 2 TaskManager\(s\) × 4 slot\(s\)/,
       );
     });
 
     it('accepts a complete application spec', () => {
-      const spec = parseClusterSpec({ ...minimal, mode: 'application', job: { ...job, parallelism: 1 } });
-      expect(spec.job).toEqual({ ...job, parallelism: 1, args: [], allowNonRestoredState: false, jarFetcherImage: 'curlimages/curl:8.11.1' });
+      const spec = parseClusterSpec({
+        ...minimal,
+        mode: 'application',
+        job: { ...job, parallelism: 1 },
+      });
+      expect(spec.job).toEqual({
+        ...job,
+        parallelism: 1,
+        args: [],
+        allowNonRestoredState: false,
+        jarFetcherImage: 'curlimages/curl:8.11.1',
+      });
     });
   });
 
   describe('flinkConfiguration', () => {
     it.each([
-      ['jobmanager.rpc.address', /set by the renderer: it is the JobManager Service/],
+      [
+        'jobmanager.rpc.address',
+        /set by the renderer: it is the JobManager Service/,
+      ],
       ['jobmanager.rpc.port', /fixed at 6123/],
       ['taskmanager.rpc.port', /fixed at 6122/],
       ['blob.server.port', /fixed at 6124/],
       ['rest.port', /fixed at 8081/],
       ['taskmanager.resource-id', /use taskManager.localRecovery/],
-      ['process.taskmanager.working-dir', /use taskManager.volumeClaimTemplates/],
+      [
+        'process.taskmanager.working-dir',
+        /use taskManager.volumeClaimTemplates/,
+      ],
       ['taskmanager.numberOfTaskSlots', /use taskManager.slots/],
       ['taskmanager.memory.process.size', /use taskManager.resources.memory/],
       ['high-availability.type', /use highAvailability/],
       ['kubernetes.cluster-id', /use name/],
     ])('rejects %s, naming the field to use instead', (key, message) => {
-      expectProblem({ ...minimal, flinkConfiguration: { [key]: 'x' } }, `flinkConfiguration."${key}"`, message);
+      expectProblem(
+        { ...minimal, flinkConfiguration: { [key]: 'x' } },
+        `flinkConfiguration."${key}"`,
+        message,
+      );
     });
 
-    const withVolume = { volumeClaimTemplates: [{ name: 'data', storage: '1Gi' }] };
+    const withVolume = {
+      volumeClaimTemplates: [{ name: 'data', storage: '1Gi' }],
+    };
 
-    it.each(['state.backend.local-recovery', 'execution.state-recovery.from-local', 'execution.checkpointing.local-backup.enabled'])(
+    it.each([
+      'state.backend.local-recovery',
+      'execution.state-recovery.from-local',
+      'execution.checkpointing.local-backup.enabled',
+    ])(
       'rejects %s when TaskManager volumes are managed, and allows it otherwise',
       key => {
         expectProblem(
-          { ...minimal, taskManager: withVolume, flinkConfiguration: { [key]: true } },
+          {
+            ...minimal,
+            taskManager: withVolume,
+            flinkConfiguration: { [key]: true },
+          },
           `flinkConfiguration."${key}"`,
           /use taskManager.localRecovery/,
         );
-        expect(validateClusterSpec({ ...minimal, flinkConfiguration: { [key]: true } }).valid).toBe(true);
+        expect(
+          validateClusterSpec({
+            ...minimal,
+            flinkConfiguration: { [key]: true },
+          }).valid,
+        ).toBe(true);
       },
     );
 
     it('rejects multi-line values and keys that are not Flink keys', () => {
-      const problems = problemsOf({ ...minimal, flinkConfiguration: { 'env.java.opts.all': 'a\nb', 'bad key': 'x' } });
+      const problems = problemsOf({
+        ...minimal,
+        flinkConfiguration: { 'env.java.opts.all': 'a\nb', 'bad key': 'x' },
+      });
       expect(problems.join('\n')).toMatch(/env\.java\.opts\.all.*single line/);
       expect(problems.join('\n')).toMatch(/Flink configuration key/);
     });
 
     it('accepts ordinary keys', () => {
       expect(
-        validateClusterSpec({ ...minimal, flinkConfiguration: { 'state.backend.type': 'rocksdb', 'execution.checkpointing.interval': '30s' } }).valid,
+        validateClusterSpec({
+          ...minimal,
+          flinkConfiguration: {
+            'state.backend.type': 'rocksdb',
+            'execution.checkpointing.interval': '30s',
+          },
+        }).valid,
       ).toBe(true);
     });
   });
 
   describe('podTemplate and rest', () => {
     it.each([
-      [{ labels: { app: 'other' } }, 'podTemplate.labels.app', /set by the renderer/],
-      [{ labels: { 'app.kubernetes.io/name': 'x' } }, 'podTemplate.labels."app.kubernetes.io/name"', /set by the renderer/],
+      [
+        { labels: { app: 'other' } },
+        'podTemplate.labels.app',
+        /set by the renderer/,
+      ],
+      [
+        { labels: { 'app.kubernetes.io/name': 'x' } },
+        'podTemplate.labels."app.kubernetes.io/name"',
+        /set by the renderer/,
+      ],
       [{ labels: { team: 'a b' } }, 'podTemplate.labels.team', /label value/],
-      [{ env: [{ name: 'POD_NAME', value: 'x' }] }, 'podTemplate.env[0].name', /downward API/],
-      [{ env: [{ name: '1 bad', value: 'x' }] }, 'podTemplate.env[0].name', /environment variable name/],
-      [{ tolerations: [{ key: 'dedicated', effect: 'Sometimes' }] }, 'podTemplate.tolerations[0].effect', /NoSchedule/],
-      [{ serviceAccountName: 'Flink' }, 'podTemplate.serviceAccountName', /DNS-1123 subdomain/],
-      [{ affinity: { nodeAffinty: {} } }, 'podTemplate.affinity.nodeAffinty', /not a field/],
-      [{ securityContext: { runAsUser: -1 } }, 'podTemplate.securityContext.runAsUser', /at least 0/],
+      [
+        { env: [{ name: 'POD_NAME', value: 'x' }] },
+        'podTemplate.env[0].name',
+        /downward API/,
+      ],
+      [
+        { env: [{ name: '1 bad', value: 'x' }] },
+        'podTemplate.env[0].name',
+        /environment variable name/,
+      ],
+      [
+        { tolerations: [{ key: 'dedicated', effect: 'Sometimes' }] },
+        'podTemplate.tolerations[0].effect',
+        /NoSchedule/,
+      ],
+      [
+        { serviceAccountName: 'Flink' },
+        'podTemplate.serviceAccountName',
+        /DNS-1123 subdomain/,
+      ],
+      [
+        { affinity: { nodeAffinty: {} } },
+        'podTemplate.affinity.nodeAffinty',
+        /not a field/,
+      ],
+      [
+        { securityContext: { runAsUser: -1 } },
+        'podTemplate.securityContext.runAsUser',
+        /at least 0/,
+      ],
     ])('podTemplate %j', (podTemplate, path, message) => {
       expectProblem({ ...minimal, podTemplate }, path, message);
     });
 
     it('rejects a nodePort on a ClusterIP Service and out of range', () => {
-      expectProblem({ ...minimal, rest: { nodePort: 30080 } }, 'rest.nodePort', /NodePort or LoadBalancer/);
-      expectProblem({ ...minimal, rest: { serviceType: 'NodePort', nodePort: 80 } }, 'rest.nodePort', /at least 30000/);
+      expectProblem(
+        { ...minimal, rest: { nodePort: 30080 } },
+        'rest.nodePort',
+        /NodePort or LoadBalancer/,
+      );
+      expectProblem(
+        { ...minimal, rest: { serviceType: 'NodePort', nodePort: 80 } },
+        'rest.nodePort',
+        /at least 30000/,
+      );
     });
 
     it('requires a durable storageDir for HA', () => {
-      expectProblem({ ...minimal, highAvailability: {} }, 'highAvailability.storageDir', /is required/);
-      expectProblem({ ...minimal, highAvailability: { storageDir: '/tmp/ha' } }, 'highAvailability.storageDir', /URI of durable storage/);
+      expectProblem(
+        { ...minimal, highAvailability: {} },
+        'highAvailability.storageDir',
+        /is required/,
+      );
+      expectProblem(
+        { ...minimal, highAvailability: { storageDir: '/tmp/ha' } },
+        'highAvailability.storageDir',
+        /URI of durable storage/,
+      );
     });
   });
 });

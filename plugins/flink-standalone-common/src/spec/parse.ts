@@ -46,7 +46,8 @@ function toProblems(issues: readonly z.core.$ZodIssue[]): SpecProblem[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map(key => ({
         path: formatPath([...issue.path, key]),
-        message: 'is not a field of the cluster spec (unknown fields are rejected, not ignored)',
+        message:
+          'is not a field of the cluster spec (unknown fields are rejected, not ignored)',
       }));
     }
     if (issue.code === 'invalid_type' && issue.input === undefined) {
@@ -54,7 +55,10 @@ function toProblems(issues: readonly z.core.$ZodIssue[]): SpecProblem[] {
     }
     if (issue.code === 'invalid_key') {
       // A record key failed its own rule: report that rule, at the key.
-      return toProblems(issue.issues).map(p => ({ ...p, path: formatPath([...issue.path, String(issue.input)]) }));
+      return toProblems(issue.issues).map(p => ({
+        ...p,
+        path: formatPath([...issue.path, String(issue.input)]),
+      }));
     }
     return [{ path: formatPath(issue.path), message: issue.message }];
   });

@@ -2,7 +2,8 @@
  * Kubernetes resource quantities (`500m`, `2Gi`, `1e3`), as the API server accepts them.
  * Parsed here so the spec can compare sizes and the renderer can hand Flink a memory size.
  */
-const QUANTITY = /^\+?(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
+const QUANTITY =
+  /^\+?(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
 
 const SUFFIX_FACTORS: Record<string, number> = {
   '': 1,

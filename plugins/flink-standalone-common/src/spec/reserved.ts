@@ -8,7 +8,12 @@ export const LABEL_KUBERNETES_ID = 'backstage.io/kubernetes-id';
 export const TYPE_FLINK_STANDALONE = 'flink-standalone-kubernetes';
 export const MANAGED_BY = 'flink-standalone-backstage';
 
-const RESERVED_LABELS = [LABEL_APP, LABEL_COMPONENT, LABEL_TYPE, LABEL_KUBERNETES_ID];
+const RESERVED_LABELS = [
+  LABEL_APP,
+  LABEL_COMPONENT,
+  LABEL_TYPE,
+  LABEL_KUBERNETES_ID,
+];
 
 export function isReservedLabel(key: string): boolean {
   return RESERVED_LABELS.includes(key) || key.startsWith('app.kubernetes.io/');

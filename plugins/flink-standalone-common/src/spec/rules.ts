@@ -12,8 +12,10 @@ type Path = (string | number)[];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const asRecord = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const asRecord = (value: unknown): Record<string, unknown> =>
+  isRecord(value) ? value : {};
+const asArray = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : [];
 
 function problem(ctx: Ctx, path: Path, message: string) {
   ctx.addIssue({ code: 'custom', path, message });
@@ -34,7 +36,11 @@ export function checkSpecRules(input: unknown, ctx: Ctx): void {
 function checkMode(spec: Record<string, unknown>, ctx: Ctx) {
   const mode = spec.mode ?? 'session';
   if (mode === 'application' && spec.job === undefined) {
-    problem(ctx, ['job'], 'is required in application mode: give job.jarURI and job.entryClass');
+    problem(
+      ctx,
+      ['job'],
+      'is required in application mode: give job.jarURI and job.entryClass',
+    );
   }
   if (mode === 'session' && spec.job !== undefined) {
     problem(
@@ -47,7 +53,11 @@ function checkMode(spec: Record<string, unknown>, ctx: Ctx) {
 
 function checkJobManagerReplicas(spec: Record<string, unknown>, ctx: Ctx) {
   const replicas = asRecord(spec.jobManager).replicas;
-  if (typeof replicas === 'number' && replicas > 1 && spec.highAvailability === undefined) {
+  if (
+    typeof replicas === 'number' &&
+    replicas > 1 &&
+    spec.highAvailability === undefined
+  ) {
     problem(
       ctx,
       ['jobManager', 'replicas'],
@@ -59,7 +69,8 @@ function checkJobManagerReplicas(spec: Record<string, unknown>, ctx: Ctx) {
 function checkParallelism(spec: Record<string, unknown>, ctx: Ctx) {
   const parallelism = asRecord(spec.job).parallelism;
   const taskManager = asRecord(spec.taskManager);
-  const replicas = typeof taskManager.replicas === 'number' ? taskManager.replicas : 1;
+  const replicas =
+    typeof taskManager.replicas === 'number' ? taskManager.replicas : 1;
   const slots = typeof taskManager.slots === 'number' ? taskManager.slots : 1;
   if (typeof parallelism === 'number' && parallelism > replicas * slots) {
     problem(
@@ -72,7 +83,10 @@ function checkParallelism(spec: Record<string, unknown>, ctx: Ctx) {
 
 function checkLocalRecovery(spec: Record<string, unknown>, ctx: Ctx) {
   const taskManager = asRecord(spec.taskManager);
-  if (taskManager.localRecovery === true && asArray(taskManager.volumeClaimTemplates).length === 0) {
+  if (
+    taskManager.localRecovery === true &&
+    asArray(taskManager.volumeClaimTemplates).length === 0
+  ) {
     problem(
       ctx,
       ['taskManager', 'localRecovery'],
@@ -86,22 +100,42 @@ const RESERVED_MOUNT_PATHS = ['/opt/flink/conf', '/opt/flink/usrlib'];
 
 function checkVolumes(spec: Record<string, unknown>, ctx: Ctx) {
   for (const component of ['jobManager', 'taskManager'] as const) {
-    const templates = asArray(asRecord(spec[component]).volumeClaimTemplates).map(asRecord);
+    const templates = asArray(
+      asRecord(spec[component]).volumeClaimTemplates,
+    ).map(asRecord);
     const names = new Set<unknown>();
     const mountPaths = new Set<unknown>();
     templates.forEach((template, index) => {
       const path = [component, 'volumeClaimTemplates', index];
       if (names.has(template.name)) {
-        problem(ctx, [...path, 'name'], `"${template.name}" is used by another claim template`);
+        problem(
+          ctx,
+          [...path, 'name'],
+          `"${template.name}" is used by another claim template`,
+        );
       }
       names.add(template.name);
-      const mountPath = template.mountPath ?? `/opt/flink/volumes/${template.name}`;
+      const mountPath =
+        template.mountPath ?? `/opt/flink/volumes/${template.name}`;
       if (mountPaths.has(mountPath)) {
-        problem(ctx, [...path, 'mountPath'], `"${mountPath}" is used by another claim template`);
+        problem(
+          ctx,
+          [...path, 'mountPath'],
+          `"${mountPath}" is used by another claim template`,
+        );
       }
       mountPaths.add(mountPath);
-      if (typeof mountPath === 'string' && RESERVED_MOUNT_PATHS.some(p => mountPath === p || mountPath.startsWith(`${p}/`))) {
-        problem(ctx, [...path, 'mountPath'], `must not be inside ${RESERVED_MOUNT_PATHS.join(' or ')}, which the renderer mounts`);
+      if (
+        typeof mountPath === 'string' &&
+        RESERVED_MOUNT_PATHS.some(
+          p => mountPath === p || mountPath.startsWith(`${p}/`),
+        )
+      ) {
+        problem(
+          ctx,
+          [...path, 'mountPath'],
+          `must not be inside ${RESERVED_MOUNT_PATHS.join(' or ')}, which the renderer mounts`,
+        );
       }
     });
   }
@@ -137,7 +171,10 @@ function checkPodTemplate(spec: Record<string, unknown>, ctx: Ctx) {
   asArray(podTemplate.env)
     .map(asRecord)
     .forEach((variable, index) => {
-      if (typeof variable.name === 'string' && RESERVED_ENV_NAMES.includes(variable.name)) {
+      if (
+        typeof variable.name === 'string' &&
+        RESERVED_ENV_NAMES.includes(variable.name)
+      ) {
         problem(
           ctx,
           ['podTemplate', 'env', index, 'name'],
@@ -149,7 +186,14 @@ function checkPodTemplate(spec: Record<string, unknown>, ctx: Ctx) {
 
 function checkRest(spec: Record<string, unknown>, ctx: Ctx) {
   const rest = asRecord(spec.rest);
-  if (rest.nodePort !== undefined && (rest.serviceType ?? 'ClusterIP') === 'ClusterIP') {
-    problem(ctx, ['rest', 'nodePort'], 'needs rest.serviceType NodePort or LoadBalancer');
+  if (
+    rest.nodePort !== undefined &&
+    (rest.serviceType ?? 'ClusterIP') === 'ClusterIP'
+  ) {
+    problem(
+      ctx,
+      ['rest', 'nodePort'],
+      'needs rest.serviceType NodePort or LoadBalancer',
+    );
   }
 }

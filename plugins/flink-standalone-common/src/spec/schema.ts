@@ -46,34 +46,47 @@ const dns1123Subdomain = z
   .string()
   .max(253, { error: 'must be at most 253 characters' })
   .regex(DNS_1123_SUBDOMAIN, {
-    error: 'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and "."',
+    error:
+      'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and "."',
   });
 
 const labelValue = z
   .string()
   .max(63, { error: 'must be at most 63 characters (a label value)' })
   .regex(LABEL_VALUE, {
-    error: 'must be a label value: letters, digits, "-", "_" and ".", alphanumeric at both ends',
+    error:
+      'must be a label value: letters, digits, "-", "_" and ".", alphanumeric at both ends',
   });
 
 const qualifiedKey = z.string().refine(isQualifiedKey, {
-  error: 'must be a label key: an optional DNS subdomain prefix and "/", then at most 63 characters',
+  error:
+    'must be a label key: an optional DNS subdomain prefix and "/", then at most 63 characters',
 });
 
 const labels = z.record(qualifiedKey, labelValue);
 const annotations = z.record(qualifiedKey, z.string());
 
-const quantity = (what: 'cpu' | 'memory' | 'storage', example: string, minimum?: string) =>
+const quantity = (
+  what: 'cpu' | 'memory' | 'storage',
+  example: string,
+  minimum?: string,
+) =>
   z
     .string()
     .refine(isQuantity, {
       error: `must be a Kubernetes quantity such as "${example}"`,
       abort: true,
     })
-    .refine(value => quantityValue(value) > 0, { error: `${what} must be greater than zero`, abort: true })
-    .refine(value => !minimum || quantityValue(value) >= quantityValue(minimum), {
-      error: `must be at least ${minimum}: Flink's fixed overheads (JVM metaspace and overhead, framework memory) do not fit in less`,
-    });
+    .refine(value => quantityValue(value) > 0, {
+      error: `${what} must be greater than zero`,
+      abort: true,
+    })
+    .refine(
+      value => !minimum || quantityValue(value) >= quantityValue(minimum),
+      {
+        error: `must be at least ${minimum}: Flink's fixed overheads (JVM metaspace and overhead, framework memory) do not fit in less`,
+      },
+    );
 
 const int = (min: number, max: number, why = '') =>
   z
@@ -86,7 +99,12 @@ const absolutePath = z
   .string()
   .regex(/^\/[^\0:]*$/, { error: 'must be an absolute path without ":"' });
 
-const ACCESS_MODES = ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'] as const;
+const ACCESS_MODES = [
+  'ReadWriteOnce',
+  'ReadOnlyMany',
+  'ReadWriteMany',
+  'ReadWriteOncePod',
+] as const;
 
 export const volumeClaimTemplateSchema = z.strictObject({
   /** The volume's name in the pod; claims are named `<name>-<workload>-<ordinal>`. */
@@ -96,7 +114,11 @@ export const volumeClaimTemplateSchema = z.strictObject({
   storage: quantity('storage', '10Gi'),
   storageClassName: dns1123Subdomain.optional(),
   accessModes: z
-    .array(z.enum(ACCESS_MODES, { error: `must be one of ${ACCESS_MODES.join(', ')}` }))
+    .array(
+      z.enum(ACCESS_MODES, {
+        error: `must be one of ${ACCESS_MODES.join(', ')}`,
+      }),
+    )
     .min(1, { error: 'must name at least one access mode' })
     .default(['ReadWriteOnce']),
   labels: labels.default({}),
@@ -104,7 +126,9 @@ export const volumeClaimTemplateSchema = z.strictObject({
 });
 
 const RETENTION = ['Retain', 'Delete'] as const;
-const retentionPolicy = z.enum(RETENTION, { error: 'must be Retain or Delete' });
+const retentionPolicy = z.enum(RETENTION, {
+  error: 'must be Retain or Delete',
+});
 
 /**
  * Local-recovery state is a copy of checkpoints that live in durable storage, so deleting claims
@@ -117,7 +141,10 @@ const pvcRetentionSchema = z
   })
   .prefault({});
 
-const resourcesSchema = (defaults: { cpu: string; memory: string }, minimumMemory: string) =>
+const resourcesSchema = (
+  defaults: { cpu: string; memory: string },
+  minimumMemory: string,
+) =>
   z
     .strictObject({
       cpu: quantity('cpu', '500m').default(defaults.cpu),
@@ -127,7 +154,9 @@ const resourcesSchema = (defaults: { cpu: string; memory: string }, minimumMemor
 
 const WORKLOAD_KINDS = ['StatefulSet', 'Deployment'] as const;
 const workloadKind = (fallback: (typeof WORKLOAD_KINDS)[number]) =>
-  z.enum(WORKLOAD_KINDS, { error: 'must be StatefulSet or Deployment' }).default(fallback);
+  z
+    .enum(WORKLOAD_KINDS, { error: 'must be StatefulSet or Deployment' })
+    .default(fallback);
 
 const jobManagerSchema = z
   .strictObject({
@@ -141,7 +170,14 @@ const jobManagerSchema = z
 
 const podDisruptionBudgetSchema = z.strictObject({
   maxUnavailable: z.union(
-    [int(0, 1000), z.string().regex(/^\d{1,3}%$/, { error: 'must be a count or a percentage such as "10%"' })],
+    [
+      int(0, 1000),
+      z
+        .string()
+        .regex(/^\d{1,3}%$/, {
+          error: 'must be a count or a percentage such as "10%"',
+        }),
+    ],
     { error: 'must be a count or a percentage such as "10%"' },
   ),
 });
@@ -154,7 +190,9 @@ const taskManagerSchema = z
     resources: resourcesSchema({ cpu: '1', memory: '1728Mi' }, '1Gi'),
     volumeClaimTemplates: z.array(volumeClaimTemplateSchema).max(8).default([]),
     podManagementPolicy: z
-      .enum(['Parallel', 'OrderedReady'], { error: 'must be Parallel or OrderedReady' })
+      .enum(['Parallel', 'OrderedReady'], {
+        error: 'must be Parallel or OrderedReady',
+      })
       .default('Parallel'),
     pvcRetention: pvcRetentionSchema,
     /** Defaults to on for StatefulSet TaskManagers with a volume, off otherwise. */
@@ -166,23 +204,32 @@ const taskManagerSchema = z
 const JAVA_CLASS_NAME = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 
 /** Jars in the image must be where `standalone-job` puts its user classpath. */
-const JAR_URI = /^(local:\/\/\/opt\/flink\/usrlib\/[^\s]+\.jar|https?:\/\/[^\s]+\.jar)$/;
+const JAR_URI =
+  /^(local:\/\/\/opt\/flink\/usrlib\/[^\s]+\.jar|https?:\/\/[^\s]+\.jar)$/;
 
 const jobSchema = z.strictObject({
-  jarURI: z.string({ error: 'is required in application mode' }).regex(JAR_URI, {
-    error:
-      'must be local:///opt/flink/usrlib/<file>.jar (a jar in the image, where standalone-job loads the user classpath from) or an http(s):// URL of a .jar (fetched by an init container)',
-  }),
+  jarURI: z
+    .string({ error: 'is required in application mode' })
+    .regex(JAR_URI, {
+      error:
+        'must be local:///opt/flink/usrlib/<file>.jar (a jar in the image, where standalone-job loads the user classpath from) or an http(s):// URL of a .jar (fetched by an init container)',
+    }),
   entryClass: z
     .string({ error: 'is required in application mode' })
-    .regex(JAVA_CLASS_NAME, { error: 'must be a fully qualified Java class name' }),
+    .regex(JAVA_CLASS_NAME, {
+      error: 'must be a fully qualified Java class name',
+    }),
   args: z.array(z.string()).default([]),
   parallelism: int(1, 100_000).optional(),
   initialSavepointPath: z
     .string()
-    .regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, { error: 'must be a URI such as s3://bucket/savepoints/savepoint-1' })
+    .regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, {
+      error: 'must be a URI such as s3://bucket/savepoints/savepoint-1',
+    })
     .optional(),
-  allowNonRestoredState: z.boolean({ error: 'must be true or false' }).default(false),
+  allowNonRestoredState: z
+    .boolean({ error: 'must be true or false' })
+    .default(false),
   /** Image of the init container that downloads an http(s) jar. */
   jarFetcherImage: z
     .string()
@@ -191,19 +238,31 @@ const jobSchema = z.strictObject({
 });
 
 const highAvailabilitySchema = z.strictObject({
-  storageDir: z.string({ error: 'is required: Kubernetes HA keeps JobManager metadata there' }).regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, {
-    error: 'must be a URI of durable storage such as s3://bucket/flink-ha',
-  }),
+  storageDir: z
+    .string({
+      error: 'is required: Kubernetes HA keeps JobManager metadata there',
+    })
+    .regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/, {
+      error: 'must be a URI of durable storage such as s3://bucket/flink-ha',
+    }),
 });
 
 const FLINK_KEY = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 
 const flinkConfigurationSchema = z
   .record(
-    z.string().regex(FLINK_KEY, { error: 'must be a Flink configuration key such as state.backend.type' }),
+    z
+      .string()
+      .regex(FLINK_KEY, {
+        error: 'must be a Flink configuration key such as state.backend.type',
+      }),
     z.union(
       [
-        z.string().regex(/^[^\n\r]*$/, { error: 'must be a single line (flink-conf.yaml is line-based)' }),
+        z
+          .string()
+          .regex(/^[^\n\r]*$/, {
+            error: 'must be a single line (flink-conf.yaml is line-based)',
+          }),
         z.number(),
         z.boolean(),
       ],
@@ -214,7 +273,9 @@ const flinkConfigurationSchema = z
 
 const tolerationSchema = z.strictObject({
   key: qualifiedKey.optional(),
-  operator: z.enum(['Exists', 'Equal'], { error: 'must be Exists or Equal' }).optional(),
+  operator: z
+    .enum(['Exists', 'Equal'], { error: 'must be Exists or Equal' })
+    .optional(),
   value: labelValue.optional(),
   effect: z
     .enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute'], {
@@ -244,7 +305,11 @@ const podTemplateSchema = z
     env: z
       .array(
         z.strictObject({
-          name: z.string().regex(ENV_VAR_NAME, { error: 'must be an environment variable name' }),
+          name: z
+            .string()
+            .regex(ENV_VAR_NAME, {
+              error: 'must be an environment variable name',
+            }),
           value: z.string(),
         }),
       )
@@ -284,13 +349,20 @@ const clusterSpecObject = z.strictObject({
   image: z
     .string()
     .refine(isImageReference, {
-      error: 'must be a valid image reference such as flink:2.1 or registry.example.com/team/flink:2.1-java17',
+      error:
+        'must be a valid image reference such as flink:2.1 or registry.example.com/team/flink:2.1-java17',
     })
     .optional(),
   imagePullPolicy: z
-    .enum(['IfNotPresent', 'Always', 'Never'], { error: 'must be IfNotPresent, Always or Never' })
+    .enum(['IfNotPresent', 'Always', 'Never'], {
+      error: 'must be IfNotPresent, Always or Never',
+    })
     .default('IfNotPresent'),
-  mode: z.enum(['session', 'application'], { error: 'must be session or application' }).default('session'),
+  mode: z
+    .enum(['session', 'application'], {
+      error: 'must be session or application',
+    })
+    .default('session'),
   job: jobSchema.optional(),
   jobManager: jobManagerSchema,
   taskManager: taskManagerSchema,
@@ -304,8 +376,13 @@ type ParsedSpecObject = z.output<typeof clusterSpecObject>;
 
 /** Defaults that depend on other fields. */
 function withDerivedDefaults(spec: ParsedSpecObject) {
-  const mountPaths = <T extends { name: string; mountPath?: string }>(templates: T[]) =>
-    templates.map(t => ({ ...t, mountPath: t.mountPath ?? `/opt/flink/volumes/${t.name}` }));
+  const mountPaths = <T extends { name: string; mountPath?: string }>(
+    templates: T[],
+  ) =>
+    templates.map(t => ({
+      ...t,
+      mountPath: t.mountPath ?? `/opt/flink/volumes/${t.name}`,
+    }));
   return {
     ...spec,
     component: spec.component ?? spec.name,
@@ -334,7 +411,8 @@ export const clusterSpecSchema = clusterSpecObject
 export type ClusterSpecInput = z.input<typeof clusterSpecSchema>;
 /** The full spec, with every default applied. */
 export type ClusterSpec = z.output<typeof clusterSpecSchema>;
-export type VolumeClaimTemplateSpec = ClusterSpec['taskManager']['volumeClaimTemplates'][number];
+export type VolumeClaimTemplateSpec =
+  ClusterSpec['taskManager']['volumeClaimTemplates'][number];
 export type JobManagerSpec = ClusterSpec['jobManager'];
 export type TaskManagerSpec = ClusterSpec['taskManager'];
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
