@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+// The examples live at the repository root, outside any package.
+// eslint-disable-next-line @backstage/no-relative-monorepo-imports
 import { listExamples, renderExample } from '../../../scripts/examples';
 
 const examples = listExamples();
