@@ -6,3 +6,4 @@
  */
 export * from './spec';
 export * from './render';
+export * from './status';

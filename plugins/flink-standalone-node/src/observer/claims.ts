@@ -1,0 +1,99 @@
+import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import type {
+  ClaimPhase,
+  ClaimStatus,
+  FlinkComponent,
+  PodStatus,
+  WorkloadStatus,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import { componentLabel, escapeRegExp } from './kube';
+
+export interface ClaimContext {
+  workloads: {
+    component: FlinkComponent;
+    name: string;
+    status?: WorkloadStatus;
+  }[];
+  pods: PodStatus[];
+}
+
+/** Where a claim comes from: an ephemeral volume of a pod, or a StatefulSet claim template. */
+interface ClaimOrigin {
+  component?: FlinkComponent;
+  ordinal: number | null;
+  template?: string;
+  retention?: ClaimStatus['retention'];
+  pod?: string;
+}
+
+export function summarizeClaim(
+  claim: V1PersistentVolumeClaim,
+  ctx: ClaimContext,
+): ClaimStatus {
+  const origin = ephemeralOrigin(claim, ctx) ??
+    statefulSetOrigin(claim, ctx) ?? { ordinal: null };
+  return {
+    name: claim.metadata?.name ?? '',
+    component: componentLabel(claim.metadata) ?? origin.component,
+    ordinal: origin.ordinal,
+    template: origin.template,
+    phase: (claim.status?.phase ?? 'Pending') as ClaimPhase,
+    capacity: claim.status?.capacity?.storage,
+    requested: claim.spec?.resources?.requests?.storage,
+    storageClass: claim.spec?.storageClassName,
+    volumeName: claim.spec?.volumeName,
+    accessModes: claim.status?.accessModes ?? claim.spec?.accessModes ?? [],
+    retention: origin.retention,
+    pod: origin.pod,
+  };
+}
+
+/** Kubernetes makes an ephemeral volume's claim owned by its pod, named <pod>-<volume>. */
+function ephemeralOrigin(
+  claim: V1PersistentVolumeClaim,
+  ctx: ClaimContext,
+): ClaimOrigin | undefined {
+  const owner = (claim.metadata?.ownerReferences ?? []).find(
+    o => o.kind === 'Pod',
+  );
+  if (!owner) return undefined;
+  const pod = ctx.pods.find(p => p.name === owner.name);
+  const name = claim.metadata?.name ?? '';
+  return {
+    component: pod?.component,
+    ordinal: pod?.ordinal ?? null,
+    template: name.startsWith(`${owner.name}-`)
+      ? name.slice(owner.name.length + 1)
+      : undefined,
+    retention: 'Ephemeral',
+    pod: owner.name,
+  };
+}
+
+/**
+ * The StatefulSet controller names claims <template>-<statefulset>-<ordinal>. Matching on the
+ * name works even when the StatefulSet was deleted with its claims orphaned.
+ */
+function statefulSetOrigin(
+  claim: V1PersistentVolumeClaim,
+  ctx: ClaimContext,
+): ClaimOrigin | undefined {
+  const name = claim.metadata?.name ?? '';
+  for (const workload of ctx.workloads) {
+    if (workload.status?.kind === 'Deployment') continue;
+    const match = new RegExp(
+      `^(.+)-${escapeRegExp(workload.name)}-(\\d+)$`,
+    ).exec(name);
+    if (!match) continue;
+    const ordinal = Number(match[2]);
+    const podName = `${workload.name}-${ordinal}`;
+    return {
+      component: workload.component,
+      ordinal,
+      template: match[1],
+      retention: workload.status?.retention,
+      pod: ctx.pods.some(p => p.name === podName) ? podName : undefined,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,201 @@
+import type {
+  CoreV1Event,
+  V1ContainerStatus,
+  V1Pod,
+} from '@kubernetes/client-node';
+import type {
+  ClusterError,
+  ClusterErrorReason,
+  FlinkComponent,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  COMPONENT_TITLE,
+  containerStatuses,
+  escapeRegExp,
+  isPodReady,
+  isStatefulSet,
+  isTerminating,
+  objectRef,
+  workloadKind,
+} from './kube';
+import { eventTime } from './events';
+import type { Workload } from './types';
+
+/** Container waiting reasons that do not go away by waiting. */
+const WAITING_ERRORS: ReadonlySet<string> = new Set<ClusterErrorReason>([
+  'CrashLoopBackOff',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'RunContainerError',
+  'CreateContainerConfigError',
+]);
+
+const VOLUME_EVENT_ERRORS: ReadonlySet<string> = new Set<ClusterErrorReason>([
+  'FailedMount',
+  'FailedAttachVolume',
+]);
+
+/** The pods of one component (in display order), and its workload if it exists. */
+export interface ComponentObjects {
+  component: FlinkComponent;
+  workload?: Workload;
+  pods: V1Pod[];
+}
+
+/** Errors of one component: the workload's first, then its pods' in order. */
+export function componentErrors(
+  objects: ComponentObjects,
+  events: CoreV1Event[],
+): ClusterError[] {
+  const workloadError = objects.workload
+    ? failedCreate(objects.component, objects.workload, events)
+    : undefined;
+  return [
+    ...(workloadError ? [workloadError] : []),
+    ...objects.pods
+      // A pod on its way out is replaced; its errors are history.
+      .filter(pod => !isTerminating(pod))
+      .flatMap(pod => podErrors(objects.component, pod, events)),
+  ];
+}
+
+function podErrors(
+  component: FlinkComponent,
+  pod: V1Pod,
+  events: CoreV1Event[],
+): ClusterError[] {
+  const name = pod.metadata?.name ?? '';
+  const where = `${COMPONENT_TITLE[component]} pod ${name}`;
+  const fromContainers = containerStatuses(pod).flatMap(status => {
+    const found = containerError(status);
+    return found
+      ? [
+          {
+            reason: found.reason,
+            message: `${where}, container ${status.name}: ${found.message}`,
+            component,
+            object: objectRef('Pod', name),
+            pod: name,
+            container: status.name,
+          },
+        ]
+      : [];
+  });
+  // Mount failures are only reported as events, and stay in the event list after they clear.
+  const fromVolumes = isPodReady(pod)
+    ? []
+    : latestByReason(
+        events.filter(
+          e =>
+            e.type === 'Warning' &&
+            VOLUME_EVENT_ERRORS.has(e.reason ?? '') &&
+            isAbout(e, 'Pod', name, pod.metadata?.uid),
+        ),
+      ).map(e => ({
+        reason: e.reason as ClusterErrorReason,
+        message: `${where}: ${e.message ?? e.reason}`,
+        component,
+        object: objectRef('Pod', name),
+        pod: name,
+      }));
+  return [...fromContainers, ...fromVolumes];
+}
+
+/** OOMKilled explains a CrashLoopBackOff better than the back-off itself does. */
+function containerError(
+  status: V1ContainerStatus,
+): { reason: ClusterErrorReason; message: string } | undefined {
+  if (status.state?.running) return undefined;
+  const terminated = status.state?.terminated ?? status.lastState?.terminated;
+  if (terminated?.reason === 'OOMKilled') {
+    return {
+      reason: 'OOMKilled',
+      message:
+        `killed for exceeding its memory limit (OOMKilled, exit code ${terminated.exitCode}), ` +
+        `restarted ${status.restartCount ?? 0} times`,
+    };
+  }
+  const waiting = status.state?.waiting;
+  if (waiting?.reason && WAITING_ERRORS.has(waiting.reason)) {
+    return {
+      reason: waiting.reason as ClusterErrorReason,
+      message: `${waiting.reason}: ${waiting.message ?? 'no message'}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * FailedCreate comes as an event on the StatefulSet, or on a Deployment's ReplicaSet (which the
+ * Deployment also shows as its ReplicaFailure condition). It matters while pods are missing.
+ */
+function failedCreate(
+  component: FlinkComponent,
+  workload: Workload,
+  events: CoreV1Event[],
+): ClusterError | undefined {
+  const name = workload.metadata?.name ?? '';
+  const kind = workloadKind(workload);
+  const error = (message: string): ClusterError => ({
+    reason: 'FailedCreate',
+    message: `${COMPONENT_TITLE[component]} ${kind} ${name}: ${message}`,
+    component,
+    object: objectRef(kind, name),
+  });
+  if (!isStatefulSet(workload)) {
+    const failure = (workload.status?.conditions ?? []).find(
+      c => c.type === 'ReplicaFailure' && c.status === 'True',
+    );
+    if (failure) return error(failure.message ?? failure.reason ?? '');
+  }
+  const missingPods =
+    (workload.status?.replicas ?? 0) < (workload.spec?.replicas ?? 1);
+  if (!missingPods) return undefined;
+  const [latest] = latestByReason(
+    events.filter(
+      e =>
+        e.type === 'Warning' &&
+        e.reason === 'FailedCreate' &&
+        (isAbout(e, kind, name, workload.metadata?.uid) ||
+          (kind === 'Deployment' && isReplicaSetOf(e, name))),
+    ),
+  );
+  return latest ? error(latest.message ?? 'FailedCreate') : undefined;
+}
+
+/** A ReplicaSet of Deployment <name> is <name>-<pod-template-hash>. */
+function isReplicaSetOf(event: CoreV1Event, deployment: string): boolean {
+  const object = event.involvedObject;
+  return (
+    object.kind === 'ReplicaSet' &&
+    new RegExp(`^${escapeRegExp(deployment)}-[a-z0-9]+$`).test(
+      object.name ?? '',
+    )
+  );
+}
+
+/** An event about this object; a uid, when both have one, tells apart a re-created namesake. */
+function isAbout(
+  event: CoreV1Event,
+  kind: string,
+  name: string,
+  uid: string | undefined,
+): boolean {
+  const object = event.involvedObject;
+  return (
+    object.kind === kind &&
+    object.name === name &&
+    (!object.uid || !uid || object.uid === uid)
+  );
+}
+
+/** The newest event of each reason. */
+function latestByReason(events: CoreV1Event[]): CoreV1Event[] {
+  const latest = new Map<string, CoreV1Event>();
+  for (const event of events) {
+    const seen = latest.get(event.reason ?? '');
+    if (!seen || eventTime(event) > eventTime(seen))
+      latest.set(event.reason ?? '', event);
+  }
+  return [...latest.values()];
+}

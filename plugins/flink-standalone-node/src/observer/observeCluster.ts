@@ -1,0 +1,187 @@
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import {
+  clusterObjectNames,
+  FlinkClusterStatus,
+  FlinkComponent,
+  PodStatus,
+  WorkloadStatus,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import { summarizeClaim } from './claims';
+import { clusterConditions } from './conditions';
+import { deploymentState } from './deploymentState';
+import { componentErrors } from './errors';
+import { recentEvents } from './events';
+import { summarizeRest } from './flink';
+import { componentLabel, isSimulatedNode } from './kube';
+import { summarizePod } from './pods';
+import {
+  ClusterSnapshot,
+  DEFAULT_OBSERVE_OPTIONS,
+  FlinkRestObservation,
+  ObserveOptions,
+  Workload,
+} from './types';
+import { summarizeWorkload } from './workloads';
+
+interface ComponentView {
+  component: FlinkComponent;
+  name: string;
+  workload?: Workload;
+  status?: WorkloadStatus;
+  /** Raw and summarized, in display order (by ordinal, then name). */
+  pods: { raw: V1Pod; status: PodStatus }[];
+}
+
+/**
+ * The status of one Flink cluster from a watch-cache snapshot and the latest Flink REST
+ * answers. Pure: the same inputs (and `now`) always give the same status.
+ */
+export function observeCluster(
+  snapshot: ClusterSnapshot,
+  rest: FlinkRestObservation | undefined,
+  options: ObserveOptions,
+): FlinkClusterStatus {
+  const nodes = new Map(
+    snapshot.nodes.map(n => [n.metadata?.name ?? '', n] as const),
+  );
+  const names = clusterObjectNames(snapshot.name);
+  const stuckAfterSeconds =
+    options.stuckTerminatingAfterSeconds ??
+    DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds;
+  const view = (
+    component: FlinkComponent,
+    name: string,
+    workload: Workload | undefined,
+  ) =>
+    componentView(snapshot, {
+      component,
+      name,
+      workload,
+      nodes,
+      now: options.now.getTime(),
+      stuckAfterMs: stuckAfterSeconds * 1000,
+    });
+  const components = [
+    view('jobmanager', names.jobManager, snapshot.jobManager),
+    view('taskmanager', names.taskManager, snapshot.taskManager),
+  ];
+  const [jm, tm] = components;
+  const pods = components.flatMap(c => c.pods.map(p => p.status));
+  const claims = snapshot.claims
+    .map(claim => summarizeClaim(claim, { workloads: components, pods }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const flink = summarizeRest(rest, jobManagerFacts(jm, nodes));
+  const errors = components.flatMap(c =>
+    componentErrors(
+      {
+        component: c.component,
+        workload: c.workload,
+        pods: c.pods.map(p => p.raw),
+      },
+      snapshot.events,
+    ),
+  );
+  const state = deploymentState({
+    location: `${snapshot.namespace}/${names.jobManager} in cluster ${snapshot.cluster}`,
+    jobManager: jm.status,
+    taskManager: tm.status,
+    jobManagerPods: jm.pods.map(p => p.status),
+    errors,
+    flink,
+  });
+  return {
+    cluster: snapshot.cluster,
+    namespace: snapshot.namespace,
+    name: snapshot.name,
+    jobManagerDeploymentStatus: state.status,
+    reason: state.reason,
+    message: snapshot.stale
+      ? `${state.message} ${staleNote(snapshot.lastSyncedAt)}`
+      : state.message,
+    error: errors[0],
+    errors,
+    conditions: clusterConditions({
+      jobManager: jm.status,
+      taskManager: tm.status,
+      pods,
+      claims,
+      flink,
+    }),
+    jobManager: jm.status,
+    taskManager: tm.status,
+    pods,
+    claims,
+    flink,
+    events: recentEvents(
+      snapshot.events,
+      options.maxEvents ?? DEFAULT_OBSERVE_OPTIONS.maxEvents,
+    ),
+    observedAt: options.now.toISOString(),
+    stale: snapshot.stale,
+    lastSyncedAt: snapshot.lastSyncedAt,
+  };
+}
+
+function staleNote(lastSyncedAt: string | undefined): string {
+  return `(stale: the watch is disconnected; state as of ${lastSyncedAt ?? 'an unknown time'})`;
+}
+
+function componentView(
+  snapshot: ClusterSnapshot,
+  ctx: {
+    component: FlinkComponent;
+    name: string;
+    workload?: Workload;
+    nodes: ReadonlyMap<string, V1Node>;
+    now: number;
+    stuckAfterMs: number;
+  },
+): ComponentView {
+  const raw = snapshot.pods.filter(
+    p => componentLabel(p.metadata) === ctx.component,
+  );
+  const status = ctx.workload
+    ? summarizeWorkload(ctx.workload, ctx.component, raw, snapshot.replicaSets)
+    : undefined;
+  const pods = raw
+    .map(pod => ({
+      raw: pod,
+      status: summarizePod(pod, {
+        component: ctx.component,
+        workloadName: ctx.name,
+        workload: status,
+        nodes: ctx.nodes,
+        now: ctx.now,
+        stuckAfterMs: ctx.stuckAfterMs,
+      }),
+    }))
+    .sort((a, b) => byOrdinalThenName(a.status, b.status));
+  return {
+    component: ctx.component,
+    name: ctx.name,
+    workload: ctx.workload,
+    status,
+    pods,
+  };
+}
+
+/** Null ordinals (Deployment pods) after numbered ones. */
+function byOrdinalThenName(a: PodStatus, b: PodStatus): number {
+  const ordinal = (p: PodStatus) => p.ordinal ?? Number.MAX_SAFE_INTEGER;
+  return ordinal(a) - ordinal(b) || a.name.localeCompare(b.name);
+}
+
+/** REST is served by a JobManager: do its pods run anywhere a Flink process could? */
+function jobManagerFacts(
+  jm: ComponentView,
+  nodes: ReadonlyMap<string, V1Node>,
+) {
+  const live = jm.pods.filter(p => !p.status.deletionTimestamp);
+  const placed = live
+    .map(p => (p.status.node ? nodes.get(p.status.node) : undefined))
+    .filter((n): n is V1Node => n !== undefined);
+  return {
+    ready: live.some(p => p.status.ready),
+    onSimulatedNodes: placed.length > 0 && placed.every(isSimulatedNode),
+  };
+}
