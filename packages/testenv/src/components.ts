@@ -59,12 +59,20 @@ export function apiServer(l: PlaneLayout): ComponentSpec {
       `--etcd-servers=http://127.0.0.1:${l.etcdClientPort}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
+      // The reconciler refuses loopback addresses for the kubernetes Service's endpoints.
+      '--endpoint-reconciler-type=none',
       `--secure-port=${l.apiServerPort}`,
       `--cert-dir=${path.join(l.workDir, 'apiserver')}`,
       `--tls-cert-file=${pki.apiServer.certFile}`,
       `--tls-private-key-file=${pki.apiServer.keyFile}`,
       `--client-ca-file=${pki.caFile}`,
       `--token-auth-file=${pki.tokenAuthFile}`,
+      // Aggregation-layer settings; without them every delegating component logs errors.
+      `--requestheader-client-ca-file=${pki.caFile}`,
+      '--requestheader-allowed-names=front-proxy-client',
+      '--requestheader-username-headers=X-Remote-User',
+      '--requestheader-group-headers=X-Remote-Group',
+      '--requestheader-extra-headers-prefix=X-Remote-Extra-',
       '--anonymous-auth=false',
       '--authorization-mode=RBAC',
       `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
@@ -128,12 +136,18 @@ export function scheduler(l: PlaneLayout): ComponentSpec {
   };
 }
 
+/** The stages kwokctl would configure: kwok itself starts with none. */
+export const KWOK_STAGES = path.resolve(__dirname, '..', 'kwok', 'stages.yaml');
+
 export function kwok(l: PlaneLayout): ComponentSpec {
   return {
     name: 'kwok',
     binary: 'kwok',
     args: [
+      `--config=${KWOK_STAGES}`,
       `--kubeconfig=${l.kubeconfigs.kwok}`,
+      // Leases tell the node-lifecycle controller the fake kubelets are alive.
+      '--node-lease-duration-seconds=40',
       '--manage-all-nodes=false',
       `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
       `--disregard-status-with-annotation-selector=${KWOK_CUSTOM_STATUS_ANNOTATION}=custom`,

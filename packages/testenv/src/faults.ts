@@ -113,8 +113,13 @@ export class Faults {
     const pod = await this.client.find(podPath(namespace, name));
     if (!pod) return;
     const finalizers = (pod.metadata.finalizers ?? []).filter(f => f !== STUCK_FINALIZER);
+    // Handing the pod back to kwok lets it finish the deletion, as the kubelet would.
     await this.client.patch(podPath(namespace, name), {
-      metadata: { finalizers, resourceVersion: pod.metadata.resourceVersion },
+      metadata: {
+        finalizers,
+        annotations: { [KWOK_CUSTOM_STATUS_ANNOTATION]: null },
+        resourceVersion: pod.metadata.resourceVersion,
+      },
     });
   }
 

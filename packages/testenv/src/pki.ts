@@ -77,7 +77,8 @@ async function signedPair(
   await openssl(['req', '-new', ...EC_KEY, '-keyout', keyFile, '-out', csr, '-subj', subject]);
   await openssl([
     'x509', '-req', '-in', csr, '-CA', ca.caFile, '-CAkey', ca.caKeyFile,
-    '-CAcreateserial', '-out', certFile, '-days', '365', '-extfile', ext,
+    // A random serial per certificate: -CAcreateserial races when certificates are signed in parallel.
+    '-set_serial', `0x${randomBytes(16).toString('hex')}`, '-out', certFile, '-days', '365', '-extfile', ext,
   ]);
   return { certFile, keyFile };
 }
