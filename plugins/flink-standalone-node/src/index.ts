@@ -5,4 +5,48 @@
  *
  * @packageDocumentation
  */
-export {};
+export { ClusterRegistry, kubeConfigFromClusterEntry } from './cluster/ClusterRegistry';
+export type { ClusterInfo, FlinkKubernetesCluster, FlinkRestAccess } from './cluster/ClusterRegistry';
+export { KubeHttp } from './kube/KubeHttp';
+export type { KubeRequest } from './kube/KubeHttp';
+export { KubernetesApiError } from './kube/errors';
+export { resourcePath, describeRef } from './kube/resources';
+export type { ObjectRef } from './kube/resources';
+export {
+  applyCluster,
+  applyReportOf,
+  serverSideApply,
+  sortForApply,
+  FieldConflictError,
+  ImmutableFieldError,
+  FIELD_MANAGER,
+  SCALE_FIELD_MANAGER,
+} from './apply/applyCluster';
+export type {
+  ApplyAction,
+  ApplyOptions,
+  ApplyProgress,
+  ApplyReport,
+  ApplyResult,
+  AppliedObject,
+  FieldConflict,
+} from './apply/applyCluster';
+export type { ImmutableChange } from './apply/immutable';
+export { diffCluster, jsonDiff } from './apply/diff';
+export type { FieldChange, ObjectDiff } from './apply/diff';
+export {
+  clusterSelector,
+  deleteCluster,
+  findTaskManagerWorkload,
+  scaleTaskManagers,
+} from './apply/clusterOperations';
+export type { DeleteOptions, DeleteResult, FlinkClusterRef } from './apply/clusterOperations';
+export { waitForReady, progressSummary, ClusterNotReadyError } from './apply/waitForReady';
+export type { WaitOptions, WaitProgress } from './apply/waitForReady';
+export { ClusterWatchCache } from './watch/ClusterWatchCache';
+export type { WatchCacheOptions } from './watch/ClusterWatchCache';
+export { FlinkRestClient, directBaseUrl } from './rest/FlinkRestClient';
+export { FlinkObserver } from './service/FlinkObserver';
+export type { FlinkObserverOptions, ObservedClusterRef } from './service/FlinkObserver';
+export { observeCluster } from './observer/observeCluster';
+export type { ClusterSnapshot, FlinkRestObservation, ObserveOptions } from './observer/types';

@@ -1,0 +1,75 @@
+import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
+import type { FlinkObserver, ObservedClusterRef } from '../service/FlinkObserver';
+
+export interface WaitProgress {
+  status: FlinkClusterStatus;
+  /** One line for a task log: state, pods ready n/m, claims bound n/m. */
+  summary: string;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  /** Called when the summary changes. */
+  onProgress?: (progress: WaitProgress) => void;
+  signal?: AbortSignal;
+  pollMs?: number;
+}
+
+/** A Flink cluster that did not become READY: the observer's reason, and its last status. */
+export class ClusterNotReadyError extends Error {
+  constructor(
+    message: string,
+    readonly status: FlinkClusterStatus,
+  ) {
+    super(message);
+    this.name = 'ClusterNotReadyError';
+  }
+}
+
+export function progressSummary(status: FlinkClusterStatus): string {
+  const tm = status.taskManager?.replicas;
+  const jm = status.jobManager?.replicas;
+  const bound = status.claims.filter(c => c.phase === 'Bound').length;
+  const parts = [
+    status.jobManagerDeploymentStatus,
+    `JobManager pods ready ${jm?.ready ?? 0}/${jm?.desired ?? 0}`,
+    `TaskManager pods ready ${tm?.ready ?? 0}/${tm?.desired ?? 0}`,
+    `claims bound ${bound}/${status.claims.length}`,
+  ];
+  if (status.flink.taskManagersRegistered !== undefined) {
+    parts.push(`TaskManagers registered ${status.flink.taskManagersRegistered}`);
+  }
+  return `${parts.join(', ')}: ${status.message}`;
+}
+
+/** Waits until the observer says READY; fails with its reason on ERROR or at the timeout. */
+export async function waitForReady(
+  observer: FlinkObserver,
+  ref: ObservedClusterRef,
+  options: WaitOptions,
+): Promise<FlinkClusterStatus> {
+  const deadline = Date.now() + options.timeoutMs;
+  let lastSummary = '';
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const status = await observer.getStatus(ref);
+    const summary = progressSummary(status);
+    if (summary !== lastSummary) {
+      lastSummary = summary;
+      options.onProgress?.({ status, summary });
+    }
+    if (status.jobManagerDeploymentStatus === 'READY') return status;
+    if (status.jobManagerDeploymentStatus === 'ERROR') {
+      throw new ClusterNotReadyError(`Flink cluster ${ref.namespace}/${ref.name} failed: ${status.reason}: ${status.message}`, status);
+    }
+    if (Date.now() > deadline) {
+      throw new ClusterNotReadyError(
+        `Flink cluster ${ref.namespace}/${ref.name} was not READY within ${Math.round(options.timeoutMs / 1000)} s: ${summary}`,
+        status,
+      );
+    }
+    // Once a JobManager is up, ask Flink now rather than at the next background refresh.
+    if (status.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY') await observer.refreshRest(ref);
+    await new Promise(resolve => setTimeout(resolve, options.pollMs ?? 500));
+  }
+}

@@ -1,0 +1,134 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubernetesApiError } from './errors';
+
+export interface KubeRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one way this library talks to an API server: JSON requests and line-delimited watch
+ * streams over node:https, with credentials applied by `@kubernetes/client-node`'s KubeConfig
+ * (tokens, client certificates, exec plugins, in-cluster). Credentials stay in this object.
+ */
+export class KubeHttp {
+  private readonly server: URL;
+  /** Counts requests, so benchmarks and tests can prove a status read made none. */
+  requestCount = 0;
+
+  constructor(private readonly kubeConfig: KubeConfig) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('The kubeconfig has no current cluster');
+    this.server = new URL(cluster.server);
+  }
+
+  get serverUrl(): string {
+    return this.server.origin;
+  }
+
+  async json<T>(request: KubeRequest): Promise<T> {
+    const { status, body } = await this.send(request);
+    const text = body.toString('utf8');
+    if (status >= 400) throw KubernetesApiError.fromResponse(request, status, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** Raw body and status, for the service proxy (Flink REST answers are not Kubernetes objects). */
+  async raw(request: KubeRequest): Promise<{ status: number; body: string }> {
+    const { status, body } = await this.send(request);
+    return { status, body: body.toString('utf8') };
+  }
+
+  /**
+   * A watch: calls `onEvent` for every line until the server closes the stream, the signal
+   * aborts, or an error occurs; resolves when the stream ends.
+   */
+  async watch(
+    request: KubeRequest,
+    onEvent: (event: { type: string; object: any }) => void,
+    onOpen?: () => void,
+  ): Promise<void> {
+    const response = await this.open({ ...request, query: { ...request.query, watch: true } });
+    if ((response.statusCode ?? 0) >= 400) {
+      const body = await readAll(response);
+      throw KubernetesApiError.fromResponse(request, response.statusCode!, body.toString('utf8'));
+    }
+    onOpen?.();
+    await new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        buffered += chunk;
+        let newline = buffered.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffered.slice(0, newline).trim();
+          buffered = buffered.slice(newline + 1);
+          if (line) {
+            try {
+              onEvent(JSON.parse(line));
+            } catch (error) {
+              response.destroy(error as Error);
+              return;
+            }
+          }
+          newline = buffered.indexOf('\n');
+        }
+      });
+      response.on('end', () => resolve());
+      response.on('error', reject);
+      response.on('close', () => resolve());
+    });
+  }
+
+  private async send(request: KubeRequest): Promise<{ status: number; body: Buffer }> {
+    const response = await this.open(request);
+    return { status: response.statusCode ?? 0, body: await readAll(response) };
+  }
+
+  private async open(request: KubeRequest): Promise<http.IncomingMessage> {
+    this.requestCount++;
+    const url = new URL(request.path, this.server);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const payload =
+      request.body === undefined
+        ? undefined
+        : Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body));
+    const options: https.RequestOptions = {
+      method: request.method ?? 'GET',
+      headers: {
+        Accept: 'application/json',
+        ...(payload && { 'Content-Type': request.contentType ?? 'application/json', 'Content-Length': payload.length }),
+      },
+    };
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    const transport = url.protocol === 'http:' ? http : https;
+    return new Promise((resolve, reject) => {
+      const req = transport.request(url, { ...options, signal: request.signal }, resolve);
+      if (request.timeoutMs) {
+        req.setTimeout(request.timeoutMs, () =>
+          req.destroy(new Error(`timed out after ${request.timeoutMs} ms: ${options.method} ${url.pathname}`)),
+        );
+      }
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+function readAll(stream: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', chunk => chunks.push(chunk));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}

@@ -1,0 +1,92 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
+import type { ClusterRegistry } from '../cluster/ClusterRegistry';
+import type { FlinkClusterRef } from '../apply/clusterOperations';
+import { observeCluster } from '../observer/observeCluster';
+import { DEFAULT_OBSERVE_OPTIONS } from '../observer/types';
+import { FlinkRestClient } from '../rest/FlinkRestClient';
+import { ClusterWatchCache } from '../watch/ClusterWatchCache';
+
+export interface FlinkObserverOptions {
+  registry: ClusterRegistry;
+  logger?: LoggerService;
+  stuckTerminatingAfterSeconds?: number;
+  /** How long a Flink REST answer is reused (default 5 s). */
+  restMaxAgeMs?: number;
+  /** How long a first status request waits for a cache's initial sync (default 10 s). */
+  initialSyncTimeoutMs?: number;
+  now?: () => Date;
+}
+
+/** A Flink cluster in a Kubernetes cluster. */
+export interface ObservedClusterRef extends FlinkClusterRef {
+  cluster: string;
+}
+
+/**
+ * Status of Flink clusters: one watch cache per Kubernetes cluster (started on first use,
+ * shared by every entity), Flink REST answers cached per cluster, and the pure observer core.
+ */
+export class FlinkObserver {
+  private readonly caches = new Map<string, { cache: ClusterWatchCache; synced: Promise<boolean> }>();
+  private readonly rest: FlinkRestClient;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: FlinkObserverOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.rest = new FlinkRestClient({ maxAgeMs: options.restMaxAgeMs, now: this.now });
+  }
+
+  /** The watch cache of a Kubernetes cluster, started on first use. */
+  cacheOf(clusterName: string): ClusterWatchCache {
+    return this.entry(clusterName).cache;
+  }
+
+  private entry(clusterName: string) {
+    let entry = this.caches.get(clusterName);
+    if (!entry) {
+      const cluster = this.options.registry.get(clusterName);
+      const cache = new ClusterWatchCache(cluster, { namespaces: cluster.allowedNamespaces });
+      cache.start();
+      const synced = cache
+        .synced(this.options.initialSyncTimeoutMs ?? 10_000)
+        .then(() => true)
+        .catch(error => {
+          this.options.logger?.warn(`Flink watch cache of ${clusterName}: ${error.message}; serving stale status`);
+          return false;
+        });
+      entry = { cache, synced };
+      this.caches.set(clusterName, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * The status of one Flink cluster, from memory: no Kubernetes request is made for it (the
+   * Flink REST answer is refreshed in the background when old). A namespace outside the
+   * cluster's allowed list is refused before anything else.
+   */
+  async getStatus(ref: ObservedClusterRef): Promise<FlinkClusterStatus> {
+    const cluster = this.options.registry.authorize(ref.cluster, ref.namespace);
+    const entry = this.entry(ref.cluster);
+    await entry.synced;
+    const snapshot = entry.cache.snapshot(ref.namespace, ref.name);
+    const rest = snapshot.jobManager ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
+    return observeCluster(snapshot, rest, {
+      now: this.now(),
+      stuckTerminatingAfterSeconds:
+        this.options.stuckTerminatingAfterSeconds ?? DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
+    });
+  }
+
+  /** Fetches the Flink REST answers now (e.g. while waiting for READY). */
+  async refreshRest(ref: ObservedClusterRef): Promise<void> {
+    const cluster = this.options.registry.authorize(ref.cluster, ref.namespace);
+    await this.rest.fetch(cluster, ref.namespace, ref.name);
+  }
+
+  close(): void {
+    for (const { cache } of this.caches.values()) cache.stop();
+    this.caches.clear();
+  }
+}

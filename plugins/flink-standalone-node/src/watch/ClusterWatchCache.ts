@@ -1,0 +1,169 @@
+import type {
+  CoreV1Event,
+  KubernetesObject,
+  V1Node,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1ReplicaSet,
+} from '@kubernetes/client-node';
+import { TYPE_FLINK_STANDALONE, clusterObjectNames } from '@flink-standalone/plugin-flink-standalone-common';
+import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
+import type { ClusterSnapshot, Workload } from '../observer/types';
+import { Informer, InformerOptions } from './Informer';
+import { Slimmer, slimClaim, slimEvent, slimNode, slimPod, slimWorkload } from './slim';
+
+/** Kinds whose events can concern a Flink cluster. */
+const EVENT_KINDS = ['Pod', 'StatefulSet', 'Deployment', 'ReplicaSet', 'PersistentVolumeClaim'];
+
+const byApp = (o: KubernetesObject) => {
+  const app = o.metadata?.labels?.app;
+  return app ? [`${o.metadata?.namespace}/${app}`] : [];
+};
+const byInvolvedObject = (o: KubernetesObject) => {
+  const involved = (o as CoreV1Event).involvedObject;
+  return [`${involved.namespace ?? o.metadata?.namespace}/${involved.name}`];
+};
+
+interface Scope {
+  /** Undefined: cluster-wide. */
+  namespace?: string;
+  informers: Record<'StatefulSet' | 'Deployment' | 'ReplicaSet' | 'Pod' | 'PersistentVolumeClaim' | 'Event', Informer>;
+}
+
+export interface WatchCacheOptions {
+  /** Watch these namespaces only (namespaced RBAC); undefined: the whole cluster. */
+  namespaces?: string[];
+  onChange?: () => void;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/**
+ * The watch cache of one Kubernetes cluster, shared by every entity: list + watch of the Flink
+ * clusters' workloads, pods, claims and events (label-selected; events filtered to our kinds),
+ * and of nodes. A status read is a lookup in memory: no API request.
+ */
+export class ClusterWatchCache {
+  private readonly scopes: Scope[];
+  private readonly nodes: Informer;
+
+  constructor(
+    readonly cluster: FlinkKubernetesCluster,
+    options: WatchCacheOptions = {},
+  ) {
+    const informer = (kind: string, namespace: string | undefined, slim: Slimmer, extra: Partial<InformerOptions> = {}) =>
+      new Informer(cluster.http, {
+        kind,
+        namespace,
+        slim,
+        onChange: options.onChange,
+        minBackoffMs: options.minBackoffMs,
+        maxBackoffMs: options.maxBackoffMs,
+        ...extra,
+      });
+    const labelled = { labelSelector: `type=${TYPE_FLINK_STANDALONE}`, indexKeys: byApp };
+    const namespaces: (string | undefined)[] = options.namespaces ?? [undefined];
+    this.scopes = namespaces.map(namespace => ({
+      namespace,
+      informers: {
+        StatefulSet: informer('StatefulSet', namespace, slimWorkload, labelled),
+        Deployment: informer('Deployment', namespace, slimWorkload, labelled),
+        ReplicaSet: informer('ReplicaSet', namespace, slimWorkload, labelled),
+        Pod: informer('Pod', namespace, slimPod, labelled),
+        PersistentVolumeClaim: informer('PersistentVolumeClaim', namespace, slimClaim, labelled),
+        Event: informer('Event', namespace, slimEvent, {
+          keep: o => EVENT_KINDS.includes((o as CoreV1Event).involvedObject?.kind ?? ''),
+          indexKeys: byInvolvedObject,
+        }),
+      },
+    }));
+    this.nodes = informer('Node', undefined, slimNode);
+  }
+
+  private get allInformers(): Informer[] {
+    return this.scopes.flatMap(s => Object.values(s.informers));
+  }
+
+  start(): void {
+    for (const informer of [...this.allInformers, this.nodes]) informer.start();
+  }
+
+  stop(): void {
+    for (const informer of [...this.allInformers, this.nodes]) informer.stop();
+  }
+
+  /** Resolves once every informer has listed once; rejects after the timeout. */
+  async synced(timeoutMs = 30_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`The watch cache of cluster "${this.cluster.name}" did not sync within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([Promise.all(this.allInformers.map(i => i.synced())), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Disconnected from some watch: answers are as of `lastSyncedAt`. Nodes are optional (RBAC). */
+  get stale(): boolean {
+    return this.allInformers.some(i => !i.state.connected);
+  }
+
+  get lastSyncedAt(): Date | undefined {
+    const times = this.allInformers.map(i => i.state.lastSyncedAt?.getTime() ?? 0);
+    const oldest = Math.min(...times);
+    return oldest > 0 ? new Date(oldest) : undefined;
+  }
+
+  /** How many objects the cache holds, per kind (for benchmarks and diagnostics). */
+  sizes(): Record<string, number> {
+    const sizes: Record<string, number> = { Node: this.nodes.size };
+    for (const scope of this.scopes) {
+      for (const [kind, informer] of Object.entries(scope.informers)) sizes[kind] = (sizes[kind] ?? 0) + informer.size;
+    }
+    return sizes;
+  }
+
+  private scopeOf(namespace: string): Scope | undefined {
+    return this.scopes.find(s => s.namespace === undefined || s.namespace === namespace);
+  }
+
+  /** Everything the cache knows about one Flink cluster. */
+  snapshot(namespace: string, name: string): ClusterSnapshot {
+    const scope = this.scopeOf(namespace);
+    const base = {
+      cluster: this.cluster.name,
+      namespace,
+      name,
+      stale: this.stale,
+      lastSyncedAt: this.lastSyncedAt?.toISOString(),
+    };
+    if (!scope) return { ...base, pods: [], claims: [], events: [], nodes: [], replicaSets: [] };
+    const { informers } = scope;
+    const names = clusterObjectNames(name);
+    const workload = (workloadName: string) =>
+      (informers.StatefulSet.get(namespace, workloadName) ?? informers.Deployment.get(namespace, workloadName)) as
+        | Workload
+        | undefined;
+    const appKey = `${namespace}/${name}`;
+    const pods = informers.Pod.byIndex(appKey) as V1Pod[];
+    const claims = informers.PersistentVolumeClaim.byIndex(appKey) as V1PersistentVolumeClaim[];
+    const replicaSets = informers.ReplicaSet.byIndex(appKey) as V1ReplicaSet[];
+    const jobManager = workload(names.jobManager);
+    const taskManager = workload(names.taskManager);
+    const involved = [
+      ...[jobManager, taskManager, ...replicaSets, ...pods, ...claims].flatMap(o => (o ? [o.metadata!.name!] : [])),
+    ];
+    const events = [...new Set(involved)].flatMap(n => informers.Event.byIndex(`${namespace}/${n}`)) as CoreV1Event[];
+    const nodeNames = new Set(pods.map(p => p.spec?.nodeName).filter(Boolean));
+    const nodes = [...nodeNames].flatMap(n => {
+      const node = this.nodes.get(undefined, n!);
+      return node ? [node as V1Node] : [];
+    });
+    return { ...base, jobManager, taskManager, pods, claims, replicaSets, events, nodes };
+  }
+}

@@ -1,0 +1,207 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeHttp } from '../kube/KubeHttp';
+import { KubernetesApiError, isGone } from '../kube/errors';
+import { resourcePath } from '../kube/resources';
+
+export interface InformerOptions {
+  kind: string;
+  /** Undefined: every namespace. */
+  namespace?: string;
+  labelSelector?: string;
+  /** Keeps only what the observer reads: bulk such as managedFields never reaches memory. */
+  slim: (object: any) => KubernetesObject;
+  /** Drops objects not worth keeping (e.g. events of other objects). */
+  keep?: (object: KubernetesObject) => boolean;
+  /** Secondary index keys of an object (e.g. `<namespace>/<app label>`), for fast lookups. */
+  indexKeys?: (object: KubernetesObject) => string[];
+  onChange?: () => void;
+  pageSize?: number;
+  /** Backoff bounds after a failed list or watch. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface InformerState {
+  synced: boolean;
+  connected: boolean;
+  lastSyncedAt?: Date;
+  lastError?: string;
+  relists: number;
+}
+
+const key = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+
+/**
+ * List + watch of one kind: keeps a store of slim objects up to date. A watch that ends is
+ * resumed from the last resourceVersion; `410 Gone` (history compacted, e.g. after an API server
+ * restart) means relist; any other failure means backoff and retry, with the state disconnected
+ * meanwhile so readers can flag their answers stale.
+ */
+export class Informer {
+  private readonly store = new Map<string, KubernetesObject>();
+  private readonly index = new Map<string, Map<string, KubernetesObject>>();
+  readonly state: InformerState = { synced: false, connected: false, relists: 0 };
+  private resourceVersion?: string;
+  private abort = new AbortController();
+  private stopped = false;
+  private firstSync: Promise<void>;
+  private resolveFirstSync!: () => void;
+
+  constructor(
+    private readonly http: KubeHttp,
+    private readonly options: InformerOptions,
+  ) {
+    this.firstSync = new Promise(resolve => (this.resolveFirstSync = resolve));
+  }
+
+  start(): void {
+    void this.run();
+  }
+
+  /** Resolves after the first complete list (or never, if the API server cannot be reached). */
+  synced(): Promise<void> {
+    return this.firstSync;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+  }
+
+  get(namespace: string | undefined, name: string): KubernetesObject | undefined {
+    return this.store.get(`${namespace ?? ''}/${name}`);
+  }
+
+  byIndex(indexKey: string): KubernetesObject[] {
+    return [...(this.index.get(indexKey)?.values() ?? [])];
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  private put(object: KubernetesObject): void {
+    this.remove(key(object));
+    this.store.set(key(object), object);
+    for (const indexKey of this.options.indexKeys?.(object) ?? []) {
+      let bucket = this.index.get(indexKey);
+      if (!bucket) this.index.set(indexKey, (bucket = new Map()));
+      bucket.set(key(object), object);
+    }
+  }
+
+  private remove(objectKey: string): void {
+    const previous = this.store.get(objectKey);
+    if (!previous) return;
+    this.store.delete(objectKey);
+    for (const indexKey of this.options.indexKeys?.(previous) ?? []) {
+      const bucket = this.index.get(indexKey);
+      bucket?.delete(objectKey);
+      if (bucket?.size === 0) this.index.delete(indexKey);
+    }
+  }
+
+  private async run(): Promise<void> {
+    let backoff = this.options.minBackoffMs ?? 250;
+    while (!this.stopped) {
+      try {
+        if (!this.resourceVersion) await this.list();
+        backoff = this.options.minBackoffMs ?? 250;
+        await this.watch();
+      } catch (error) {
+        if (this.stopped) return;
+        this.state.connected = false;
+        this.state.lastError = (error as Error).message;
+        this.options.onChange?.();
+        if (isGone(error)) {
+          this.resourceVersion = undefined;
+          continue;
+        }
+        await this.sleep(backoff);
+        backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 10_000);
+      }
+    }
+  }
+
+  private async list(): Promise<void> {
+    const fresh = new Map<string, KubernetesObject>();
+    let continueToken: string | undefined;
+    let resourceVersion: string | undefined;
+    do {
+      const page = await this.http.json<{ items: any[]; metadata: { resourceVersion: string; continue?: string } }>({
+        path: resourcePath(this.options.kind, this.options.namespace),
+        query: {
+          labelSelector: this.options.labelSelector,
+          limit: this.options.pageSize ?? 500,
+          continue: continueToken,
+        },
+        signal: this.abort.signal,
+        timeoutMs: 60_000,
+      });
+      for (const item of page.items) {
+        const object = this.options.slim({ ...item, kind: this.options.kind });
+        if (!this.options.keep || this.options.keep(object)) fresh.set(key(object), object);
+      }
+      continueToken = page.metadata.continue || undefined;
+      resourceVersion = page.metadata.resourceVersion;
+    } while (continueToken);
+    this.store.clear();
+    this.index.clear();
+    for (const object of fresh.values()) this.put(object);
+    this.resourceVersion = resourceVersion;
+    this.state.relists++;
+    this.markSynced();
+  }
+
+  private async watch(): Promise<void> {
+    await this.http.watch(
+      {
+        path: resourcePath(this.options.kind, this.options.namespace),
+        query: {
+          labelSelector: this.options.labelSelector,
+          resourceVersion: this.resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds: 300,
+        },
+        signal: this.abort.signal,
+      },
+      event => this.handle(event),
+      () => this.markSynced(),
+    );
+  }
+
+  private handle(event: { type: string; object: any }): void {
+    if (event.type === 'ERROR') {
+      const status = event.object ?? {};
+      throw new KubernetesApiError(status.message ?? 'watch error', status.code ?? 500, status.reason, []);
+    }
+    this.resourceVersion = event.object?.metadata?.resourceVersion ?? this.resourceVersion;
+    this.markSynced();
+    if (event.type === 'BOOKMARK') return;
+    const object = this.options.slim({ ...event.object, kind: this.options.kind });
+    if (event.type === 'DELETED') this.remove(key(object));
+    else if (!this.options.keep || this.options.keep(object)) this.put(object);
+    else this.remove(key(object));
+    this.options.onChange?.();
+  }
+
+  private markSynced(): void {
+    const wasConnected = this.state.connected;
+    this.state.synced = true;
+    this.state.connected = true;
+    this.state.lastSyncedAt = new Date();
+    this.state.lastError = undefined;
+    this.resolveFirstSync();
+    if (!wasConnected) this.options.onChange?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise(resolve => {
+      const timer = setTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
