@@ -37,9 +37,12 @@ function condition(
   reason: string,
   message: string,
 ): ClusterCondition {
-  const value =
-    typeof status === 'boolean' ? (status ? 'True' : 'False') : status;
-  return { type, status: value, reason, message };
+  return { type, status: conditionStatus(status), reason, message };
+}
+
+function conditionStatus(status: ConditionStatus | boolean): ConditionStatus {
+  if (typeof status !== 'boolean') return status;
+  return status ? 'True' : 'False';
 }
 
 const MAX_NAMES = 5;

@@ -24,6 +24,13 @@ export interface DeploymentInputs {
   flink: FlinkRestSummary;
 }
 
+const NOT_READY_REASONS = {
+  SimulatedNodes: 'SimulatedNodes',
+  NotRunning: 'RestNotRunning',
+  Error: 'RestUnreachable',
+  NotQueried: 'RestNotQueried',
+} as const;
+
 /** The state machine of JobManagerDeploymentStatus: the first rule that applies wins. */
 export function deploymentState(inputs: DeploymentInputs): DeploymentState {
   const { jobManager, jobManagerPods, errors, flink } = inputs;
@@ -66,13 +73,6 @@ export function deploymentState(inputs: DeploymentInputs): DeploymentState {
     message: `${restMessage(flink)} (JobManager pod ${ready.name} is Ready)`,
   };
 }
-
-const NOT_READY_REASONS = {
-  SimulatedNodes: 'SimulatedNodes',
-  NotRunning: 'RestNotRunning',
-  Error: 'RestUnreachable',
-  NotQueried: 'RestNotQueried',
-} as const;
 
 /** How far the first JobManager pod got, in the order a pod gets there. */
 function startingProgress(jobManager: WorkloadStatus, pods: PodStatus[]) {

@@ -128,10 +128,11 @@ function stuckMessage(
       `once that is safe, remove them (kubectl patch pod ${name} --type=merge -p '{"metadata":{"finalizers":null}}') — ${consequence}`
     );
   }
-  const where = nodeName
-    ? nodeReady === null
-      ? `node ${nodeName} is unknown to the cluster`
-      : `the kubelet on node ${nodeName} has not confirmed the containers stopped`
-    : 'the pod was never scheduled';
-  return `${where}; check the node, or force-delete the pod (${FORCE_DELETE} ${name}) — ${consequence}`;
+  return `${whereItHangs(nodeName, nodeReady)}; check the node, or force-delete the pod (${FORCE_DELETE} ${name}) — ${consequence}`;
+}
+
+function whereItHangs(nodeName: string | undefined, nodeReady: boolean | null) {
+  if (!nodeName) return 'the pod was never scheduled';
+  if (nodeReady === null) return `node ${nodeName} is unknown to the cluster`;
+  return `the kubelet on node ${nodeName} has not confirmed the containers stopped`;
 }

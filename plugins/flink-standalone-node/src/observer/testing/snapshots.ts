@@ -47,7 +47,12 @@ export interface ComponentSetup {
   generation?: number;
   observedGeneration?: number;
   /** Deployment status conditions beyond Available/Progressing. */
-  conditions?: { type: string; status: string; reason: string; message: string }[];
+  conditions?: {
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+  }[];
 }
 
 export interface ScenarioSetup {
@@ -57,7 +62,10 @@ export interface ScenarioSetup {
   /** Applied to the generated pods by name, before the workload status is counted. */
   faults?: Record<string, PodFault>;
   /** Applied to the generated claims by name. */
-  claimFaults?: Record<string, (claim: V1PersistentVolumeClaim) => V1PersistentVolumeClaim>;
+  claimFaults?: Record<
+    string,
+    (claim: V1PersistentVolumeClaim) => V1PersistentVolumeClaim
+  >;
   events?: CoreV1Event[];
   /** kwok nodes instead of real ones. */
   simulatedNodes?: boolean;
@@ -80,8 +88,14 @@ export const NODE_NAMES = ['node-a', 'node-b', 'node-c'];
 export function scenario(setup: ScenarioSetup = {}): ClusterSnapshot {
   const built = (
     [
-      ['jobmanager', setup.jobManager === undefined ? DEFAULT_JM : setup.jobManager],
-      ['taskmanager', setup.taskManager === undefined ? DEFAULT_TM : setup.taskManager],
+      [
+        'jobmanager',
+        setup.jobManager === undefined ? DEFAULT_JM : setup.jobManager,
+      ],
+      [
+        'taskmanager',
+        setup.taskManager === undefined ? DEFAULT_TM : setup.taskManager,
+      ],
     ] as const
   ).map(([component, own]) =>
     own ? buildComponent(component, own, setup.faults ?? {}) : undefined,
@@ -122,7 +136,8 @@ function buildComponent(
   own: ComponentSetup,
   faults: Record<string, PodFault>,
 ) {
-  const name = component === 'jobmanager' ? NAMES.jobManager : NAMES.taskManager;
+  const name =
+    component === 'jobmanager' ? NAMES.jobManager : NAMES.taskManager;
   const count = own.pods ?? own.replicas;
   if (own.kind === 'StatefulSet') {
     const revision = own.currentRevision ?? `${name}-6f7d8c9b5`;
@@ -211,7 +226,13 @@ function statefulSetPod(
         'apps.kubernetes.io/pod-index': String(ordinal),
       },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'StatefulSet', name: sts, uid: `uid-${sts}`, controller: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'StatefulSet',
+          name: sts,
+          uid: `uid-${sts}`,
+          controller: true,
+        },
       ],
     },
     spec: {
@@ -253,7 +274,13 @@ function deploymentPod(
       creationTimestamp: minutesAgo(60),
       labels: { ...labels(component), 'pod-template-hash': hash },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: replicaSet, uid: `uid-${replicaSet}`, controller: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: replicaSet,
+          uid: `uid-${replicaSet}`,
+          controller: true,
+        },
       ],
     },
     spec: {
@@ -264,7 +291,10 @@ function deploymentPod(
         name: v,
         ephemeral: {
           volumeClaimTemplate: {
-            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              resources: { requests: { storage: '20Gi' } },
+            },
           },
         },
       })),
@@ -274,8 +304,11 @@ function deploymentPod(
 }
 
 const isReady = (pod: V1Pod) =>
-  (pod.status?.conditions ?? []).some(c => c.type === 'Ready' && c.status === 'True');
-const isTerminating = (pod: V1Pod) => pod.metadata?.deletionTimestamp !== undefined;
+  (pod.status?.conditions ?? []).some(
+    c => c.type === 'Ready' && c.status === 'True',
+  );
+const isTerminating = (pod: V1Pod) =>
+  pod.metadata?.deletionTimestamp !== undefined;
 
 function statefulSet(
   component: FlinkComponent,
@@ -285,7 +318,8 @@ function statefulSet(
   pods: V1Pod[],
 ): V1StatefulSet {
   const updateRevision = own.updateRevision ?? currentRevision;
-  const revision = (pod: V1Pod) => pod.metadata?.labels?.['controller-revision-hash'];
+  const revision = (pod: V1Pod) =>
+    pod.metadata?.labels?.['controller-revision-hash'];
   const live = pods.filter(p => !isTerminating(p));
   const updated = live.filter(p => revision(p) === updateRevision).length;
   const ready = pods.filter(isReady).length;
@@ -303,9 +337,13 @@ function statefulSet(
     spec: {
       replicas: own.replicas,
       serviceName: name,
-      podManagementPolicy: component === 'jobmanager' ? 'Parallel' : 'OrderedReady',
+      podManagementPolicy:
+        component === 'jobmanager' ? 'Parallel' : 'OrderedReady',
       selector: { matchLabels: labels(component) },
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { partition: 0 },
+      },
       persistentVolumeClaimRetentionPolicy: own.retention ?? {
         whenDeleted: 'Delete',
         whenScaled: 'Retain',
@@ -313,7 +351,10 @@ function statefulSet(
       template: { metadata: { labels: labels(component) } },
       volumeClaimTemplates: (own.claims ?? []).map(t => ({
         metadata: { name: t },
-        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } },
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          resources: { requests: { storage: '20Gi' } },
+        },
       })),
     },
     status: {
@@ -325,7 +366,9 @@ function statefulSet(
       updatedReplicas: updated,
       // The controller moves currentRevision forward once every replica is updated and ready.
       currentRevision:
-        updated === pods.length && ready === pods.length ? updateRevision : currentRevision,
+        updated === pods.length && ready === pods.length
+          ? updateRevision
+          : currentRevision,
       updateRevision,
       collisionCount: 0,
     },
@@ -357,7 +400,10 @@ function deployment(
     spec: {
       replicas: own.replicas,
       selector: { matchLabels: labels(component) },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      strategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
+      },
       template: { metadata: { labels: labels(component) } },
     },
     status: {
@@ -366,24 +412,34 @@ function deployment(
       readyReplicas: ready,
       availableReplicas: ready,
       unavailableReplicas: Math.max(own.replicas - ready, 0),
-      updatedReplicas: live.filter(p => p.metadata?.labels?.['pod-template-hash'] === hash).length,
+      updatedReplicas: live.filter(
+        p => p.metadata?.labels?.['pod-template-hash'] === hash,
+      ).length,
       // A stated condition replaces the default of its type.
       conditions: [
-        ...defaultDeploymentConditions(name, hash, ready >= own.replicas).filter(
-          c => !own.conditions?.some(o => o.type === c.type),
-        ),
+        ...defaultDeploymentConditions(
+          name,
+          hash,
+          ready >= own.replicas,
+        ).filter(c => !own.conditions?.some(o => o.type === c.type)),
         ...(own.conditions ?? []),
       ],
     },
   };
 }
 
-function defaultDeploymentConditions(name: string, hash: string, available: boolean) {
+function defaultDeploymentConditions(
+  name: string,
+  hash: string,
+  available: boolean,
+) {
   return [
     {
       type: 'Available',
       status: available ? 'True' : 'False',
-      reason: available ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+      reason: available
+        ? 'MinimumReplicasAvailable'
+        : 'MinimumReplicasUnavailable',
       message: available
         ? 'Deployment has minimum availability.'
         : 'Deployment does not have minimum availability.',
@@ -406,7 +462,9 @@ function replicaSets(
   oldHash: string | undefined,
 ): V1ReplicaSet[] {
   const count = (h: string) =>
-    pods.filter(p => !isTerminating(p) && p.metadata?.labels?.['pod-template-hash'] === h).length;
+    pods.filter(
+      p => !isTerminating(p) && p.metadata?.labels?.['pod-template-hash'] === h,
+    ).length;
   const replicaSet = (h: string, revision: string): V1ReplicaSet => ({
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -417,10 +475,21 @@ function replicaSets(
       labels: { ...labels(component), 'pod-template-hash': h },
       annotations: { 'deployment.kubernetes.io/revision': revision },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentName, uid: `uid-${deploymentName}`, controller: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: deploymentName,
+          uid: `uid-${deploymentName}`,
+          controller: true,
+        },
       ],
     },
-    spec: { replicas: count(h), selector: { matchLabels: { ...labels(component), 'pod-template-hash': h } } },
+    spec: {
+      replicas: count(h),
+      selector: {
+        matchLabels: { ...labels(component), 'pod-template-hash': h },
+      },
+    },
     status: { replicas: count(h), readyReplicas: count(h) },
   });
   return [
@@ -429,7 +498,10 @@ function replicaSets(
   ];
 }
 
-function boundClaim(name: string, component: FlinkComponent): V1PersistentVolumeClaim {
+function boundClaim(
+  name: string,
+  component: FlinkComponent,
+): V1PersistentVolumeClaim {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -445,19 +517,34 @@ function boundClaim(name: string, component: FlinkComponent): V1PersistentVolume
       volumeName: `pvc-${name}`,
       resources: { requests: { storage: '20Gi' } },
     },
-    status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '20Gi' } },
+    status: {
+      phase: 'Bound',
+      accessModes: ['ReadWriteOnce'],
+      capacity: { storage: '20Gi' },
+    },
   };
 }
 
 /** Kubernetes creates an ephemeral volume's claim as <pod>-<volume>, owned by the pod. */
-function ephemeralClaim(pod: V1Pod, volume: string, component: FlinkComponent): V1PersistentVolumeClaim {
+function ephemeralClaim(
+  pod: V1Pod,
+  volume: string,
+  component: FlinkComponent,
+): V1PersistentVolumeClaim {
   const claim = boundClaim(`${pod.metadata!.name}-${volume}`, component);
   return {
     ...claim,
     metadata: {
       ...claim.metadata,
       ownerReferences: [
-        { apiVersion: 'v1', kind: 'Pod', name: pod.metadata!.name!, uid: pod.metadata!.uid!, controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name: pod.metadata!.name!,
+          uid: pod.metadata!.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
   };
@@ -465,7 +552,10 @@ function ephemeralClaim(pod: V1Pod, volume: string, component: FlinkComponent): 
 
 export function node(
   name: string,
-  { ready = true, simulated = false }: { ready?: boolean; simulated?: boolean } = {},
+  {
+    ready = true,
+    simulated = false,
+  }: { ready?: boolean; simulated?: boolean } = {},
 ): V1Node {
   return {
     apiVersion: 'v1',
@@ -481,8 +571,18 @@ export function node(
     status: {
       conditions: [
         ready
-          ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
-          : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' },
+          ? {
+              type: 'Ready',
+              status: 'True',
+              reason: 'KubeletReady',
+              message: 'kubelet is posting ready status',
+            }
+          : {
+              type: 'Ready',
+              status: 'Unknown',
+              reason: 'NodeStatusUnknown',
+              message: 'Kubelet stopped posting node status.',
+            },
       ],
     },
   };
@@ -490,7 +590,11 @@ export function node(
 
 // ---- Pod faults, as the kubelet reports them ----
 
-function notReady(pod: V1Pod, container: V1ContainerStatus, phase = 'Running'): V1Pod {
+function notReady(
+  pod: V1Pod,
+  container: V1ContainerStatus,
+  phase = 'Running',
+): V1Pod {
   return {
     ...pod,
     status: {
@@ -517,7 +621,14 @@ export const waitingFor =
         state: { waiting: { reason, message } },
         lastState:
           reason === 'CrashLoopBackOff'
-            ? { terminated: { exitCode: 1, reason: 'Error', startedAt: minutesAgo(3), finishedAt: minutesAgo(2) } }
+            ? {
+                terminated: {
+                  exitCode: 1,
+                  reason: 'Error',
+                  startedAt: minutesAgo(3),
+                  finishedAt: minutesAgo(2),
+                },
+              }
             : {},
       },
       phase,
@@ -554,8 +665,20 @@ export const oomKilled: PodFault = pod =>
     ready: false,
     started: false,
     restartCount: 3,
-    state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container' } },
-    lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: minutesAgo(4), finishedAt: minutesAgo(3) } },
+    state: {
+      waiting: {
+        reason: 'CrashLoopBackOff',
+        message: 'back-off 40s restarting failed container',
+      },
+    },
+    lastState: {
+      terminated: {
+        exitCode: 137,
+        reason: 'OOMKilled',
+        startedAt: minutesAgo(4),
+        finishedAt: minutesAgo(3),
+      },
+    },
   });
 
 /** Killed once, running and ready again since. */
@@ -567,7 +690,14 @@ export const recoveredFromOom: PodFault = pod => ({
       {
         ...runningContainer(),
         restartCount: 1,
-        lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: minutesAgo(30), finishedAt: minutesAgo(20) } },
+        lastState: {
+          terminated: {
+            exitCode: 137,
+            reason: 'OOMKilled',
+            startedAt: minutesAgo(30),
+            finishedAt: minutesAgo(20),
+          },
+        },
       },
     ],
   },
@@ -576,7 +706,12 @@ export const recoveredFromOom: PodFault = pod => ({
 export const containerCreating: PodFault = pod =>
   notReady(
     pod,
-    { ...runningContainer(), ready: false, started: false, state: { waiting: { reason: 'ContainerCreating' } } },
+    {
+      ...runningContainer(),
+      ready: false,
+      started: false,
+      state: { waiting: { reason: 'ContainerCreating' } },
+    },
     'Pending',
   );
 
@@ -592,14 +727,23 @@ export const unschedulable =
     status: {
       phase: 'Pending',
       conditions: [
-        { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime: minutesAgo(5) },
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message,
+          lastTransitionTime: minutesAgo(5),
+        },
       ],
     },
   });
 
 /** Deleted `minutes` ago with the given grace period; finalizers (if any) hold it. */
 export const terminating =
-  (minutes: number, { grace = 30, finalizers }: { grace?: number; finalizers?: string[] } = {}): PodFault =>
+  (
+    minutes: number,
+    { grace = 30, finalizers }: { grace?: number; finalizers?: string[] } = {},
+  ): PodFault =>
   pod => ({
     ...pod,
     metadata: {
@@ -627,13 +771,17 @@ export const both =
 
 // ---- Claims ----
 
-export const pendingClaim = (claim: V1PersistentVolumeClaim): V1PersistentVolumeClaim => ({
+export const pendingClaim = (
+  claim: V1PersistentVolumeClaim,
+): V1PersistentVolumeClaim => ({
   ...claim,
   spec: { ...claim.spec, volumeName: undefined },
   status: { phase: 'Pending' },
 });
 
-export const lostClaim = (claim: V1PersistentVolumeClaim): V1PersistentVolumeClaim => ({
+export const lostClaim = (
+  claim: V1PersistentVolumeClaim,
+): V1PersistentVolumeClaim => ({
   ...claim,
   status: { phase: 'Lost' },
 });
@@ -660,7 +808,10 @@ export function event(setup: EventSetup): CoreV1Event {
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${setup.name}.${eventCounter.toString(16)}`, namespace: NAMESPACE },
+    metadata: {
+      name: `${setup.name}.${eventCounter.toString(16)}`,
+      namespace: NAMESPACE,
+    },
     involvedObject: {
       kind: setup.kind,
       name: setup.name,
@@ -673,7 +824,9 @@ export function event(setup: EventSetup): CoreV1Event {
     count: setup.count ?? 1,
     firstTimestamp: at,
     lastTimestamp: at,
-    source: { component: setup.kind === 'Pod' ? 'kubelet' : 'statefulset-controller' },
+    source: {
+      component: setup.kind === 'Pod' ? 'kubelet' : 'statefulset-controller',
+    },
   };
 }
 
@@ -704,12 +857,23 @@ export function restUp({
       jobsCancelled: count('CANCELED'),
       jobsFailed: count('FAILED'),
     },
-    jobs: jobs.map((j, i) => ({ jid: `jid-${i}`, name: `job-${i}`, state: j.state })),
+    jobs: jobs.map((j, i) => ({
+      jid: `jid-${i}`,
+      name: `job-${i}`,
+      state: j.state,
+    })),
   };
 }
 
-export function restDown(error = 'connect ECONNREFUSED 10.96.0.12:8081'): FlinkRestObservation {
-  return { reachable: false, fetchedAt: NOW.toISOString(), error, unreachableReason: 'Error' };
+export function restDown(
+  error = 'connect ECONNREFUSED 10.96.0.12:8081',
+): FlinkRestObservation {
+  return {
+    reachable: false,
+    fetchedAt: NOW.toISOString(),
+    error,
+    unreachableReason: 'Error',
+  };
 }
 
 /** Replaces a snapshot's workload (for tweaks the scenario does not cover). */
@@ -719,15 +883,24 @@ export function withWorkload(
   update: (w: Workload) => Workload,
 ): ClusterSnapshot {
   return component === 'jobmanager'
-    ? { ...snapshot, jobManager: snapshot.jobManager && update(snapshot.jobManager) }
-    : { ...snapshot, taskManager: snapshot.taskManager && update(snapshot.taskManager) };
+    ? {
+        ...snapshot,
+        jobManager: snapshot.jobManager && update(snapshot.jobManager),
+      }
+    : {
+        ...snapshot,
+        taskManager: snapshot.taskManager && update(snapshot.taskManager),
+      };
 }
 
 /** A Deployment pod of an older ReplicaSet (template hash `hash`), mid-rollout. */
 export const fromReplicaSet =
   (hash: string): PodFault =>
   pod => {
-    const deploymentName = pod.metadata!.ownerReferences![0].name.replace(/-[a-z0-9]+$/, '');
+    const deploymentName = pod.metadata!.ownerReferences![0].name.replace(
+      /-[a-z0-9]+$/,
+      '',
+    );
     const replicaSet = `${deploymentName}-${hash}`;
     const name = `${replicaSet}-${pod.metadata!.name!.split('-').pop()}`;
     return {
@@ -737,7 +910,13 @@ export const fromReplicaSet =
         name,
         uid: `uid-${name}`,
         labels: { ...pod.metadata!.labels, 'pod-template-hash': hash },
-        ownerReferences: [{ ...pod.metadata!.ownerReferences![0], name: replicaSet, uid: `uid-${replicaSet}` }],
+        ownerReferences: [
+          {
+            ...pod.metadata!.ownerReferences![0],
+            name: replicaSet,
+            uid: `uid-${replicaSet}`,
+          },
+        ],
       },
     };
   };
