@@ -4,12 +4,13 @@ import { cleanUpRun, isAlive, readRunStates, RunState } from './state';
  * Kills what earlier runs left behind and removes their temp folders. By default only runs
  * whose owner process is gone; with `all`, live owners are stopped too (SIGTERM first).
  */
-export async function cleanUpStaleRuns(
-  { all = false }: { all?: boolean } = {},
-): Promise<{ id: string; state: RunState }[]> {
+export async function cleanUpStaleRuns({
+  all = false,
+}: { all?: boolean } = {}): Promise<{ id: string; state: RunState }[]> {
   const cleaned: { id: string; state: RunState }[] = [];
   for (const { id, state } of readRunStates()) {
-    const ownerAlive = state.ownerPid !== process.pid && isAlive(state.ownerPid);
+    const ownerAlive =
+      state.ownerPid !== process.pid && isAlive(state.ownerPid);
     if (ownerAlive && !all) continue;
     if (ownerAlive) {
       process.kill(state.ownerPid, 'SIGTERM');

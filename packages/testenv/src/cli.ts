@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cleanUpStaleRuns } from './cleanup';
 import { startControlPlane } from './controlPlane';
 import { cacheDir } from './paths';
+import { handleSignalsYourself } from './processes';
 
 const USAGE = `usage: cli.ts up | down [--all]
   up    start the control plane in the foreground (Ctrl-C stops it)
@@ -25,15 +26,19 @@ nodes: ${plane.nodes.join(', ')}; storage classes: ${plane.storageClasses.immedi
 kubectl is in ${path.join(cacheDir(), 'k8s')}/<version>/bin. Admin bearer token (group system:masters):
   ${plane.admin.token}
 Logs: ${plane.workDir}/logs. Press Ctrl-C to stop.`);
+  let stopping = false;
   const stop = async () => {
+    // Ctrl-C reaches this process twice (directly and relayed by tsx): stop only once, and
+    // keep a listener so the second signal cannot kill the process halfway through the stop.
+    if (stopping) return;
+    stopping = true;
     console.log('\n[k8s:up] stopping…');
     await plane.stop();
     process.exit(0);
   };
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  handleSignalsYourself();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   // Keep the event loop alive until a signal arrives.
   setInterval(() => {}, 1 << 30);
 }
@@ -41,7 +46,9 @@ Logs: ${plane.workDir}/logs. Press Ctrl-C to stop.`);
 async function down(all: boolean): Promise<void> {
   const cleaned = await cleanUpStaleRuns({ all });
   for (const { id, state } of cleaned) {
-    console.log(`[k8s:down] ${id}: killed ${state.processes.map(p => `${p.name}(${p.pid})`).join(', ')}; removed ${state.workDir}`);
+    console.log(
+      `[k8s:down] ${id}: killed ${state.processes.map(p => `${p.name}(${p.pid})`).join(', ')}; removed ${state.workDir}`,
+    );
   }
   if (!cleaned.length) console.log('[k8s:down] nothing to clean up');
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Pki } from './pki';
-import { BinaryName } from './paths';
+import { BinaryName, packageFile } from './paths';
 
 /** Where every component of one control plane listens and keeps its files. */
 export interface PlaneLayout {
@@ -24,7 +24,8 @@ export interface ComponentSpec {
 }
 
 export const SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';
-export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+export const SERVICE_ACCOUNT_ISSUER =
+  'https://kubernetes.default.svc.cluster.local';
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 /** kwok leaves the status of pods and nodes with this annotation to us (fault helpers). */
 export const KWOK_CUSTOM_STATUS_ANNOTATION = 'kwok.x-k8s.io/status';
@@ -137,7 +138,7 @@ export function scheduler(l: PlaneLayout): ComponentSpec {
 }
 
 /** The stages kwokctl would configure: kwok itself starts with none. */
-export const KWOK_STAGES = path.resolve(__dirname, '..', 'kwok', 'stages.yaml');
+export const KWOK_STAGES = packageFile('kwok', 'stages.yaml');
 
 export function kwok(l: PlaneLayout): ComponentSpec {
   return {

@@ -11,7 +11,13 @@ import { createFakeNodes, defaultNodes, FakeNodeSpec } from './nodes';
 import { BinaryName, resolveBinaries } from './paths';
 import { createPki, Pki } from './pki';
 import { freePorts } from './ports';
-import { FatalError, ManagedProcess, onProcessExit, removeWorkDir, waitFor } from './processes';
+import {
+  FatalError,
+  ManagedProcess,
+  onProcessExit,
+  removeWorkDir,
+  waitFor,
+} from './processes';
 import { cleanUpRun, removeRunState, RunState, writeRunState } from './state';
 import {
   createStorageClasses,
@@ -61,7 +67,12 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-type Component = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kwok';
+type Component =
+  | 'etcd'
+  | 'kube-apiserver'
+  | 'kube-controller-manager'
+  | 'kube-scheduler'
+  | 'kwok';
 
 class Plane {
   readonly processes = new Map<Component, ManagedProcess>();
@@ -92,7 +103,11 @@ class Plane {
   }
 
   /** Waits for a component's health check, failing fast (with its log) if it exits. */
-  async ready(name: Component, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  async ready(
+    name: Component,
+    check: () => Promise<boolean>,
+    timeoutMs: number,
+  ): Promise<void> {
     const proc = this.processes.get(name)!;
     await waitFor(
       `${name} to be ready`,
@@ -104,7 +119,9 @@ class Plane {
       },
       { timeoutMs, intervalMs: 100 },
     ).catch(error => {
-      throw new Error(`${error.message}\n--- ${name} log ---\n${proc.logTail(20)}`);
+      throw new Error(
+        `${error.message}\n--- ${name} log ---\n${proc.logTail(20)}`,
+      );
     });
   }
 
@@ -113,7 +130,10 @@ class Plane {
       kind: 'control-plane',
       ownerPid: process.pid,
       workDir: this.layout.workDir,
-      processes: [...this.processes.values()].map(p => ({ name: p.name, pid: p.pid })),
+      processes: [...this.processes.values()].map(p => ({
+        name: p.name,
+        pid: p.pid,
+      })),
       server: this.server,
       kubeconfigPath: path.join(this.layout.workDir, 'kubeconfig'),
       startedAt: new Date().toISOString(),
@@ -125,7 +145,9 @@ class Plane {
   }
 
   guardExit(): void {
-    this.unregisterExit = onProcessExit(() => cleanUpRun(this.stateId, this.state()));
+    this.unregisterExit = onProcessExit(() =>
+      cleanUpRun(this.stateId, this.state()),
+    );
   }
 
   startVolumePool(options?: VolumePoolOptions): void {
@@ -148,8 +170,17 @@ class Plane {
   async stop(): Promise<void> {
     await this.volumePool?.stop();
     this.client?.close();
-    const order: Component[] = ['kwok', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
-    for (const name of order) await this.processes.get(name)?.stop(3000);
+    // Clients of the API server first (together), then the API server, then its storage.
+    const clients: Component[] = [
+      'kwok',
+      'kube-scheduler',
+      'kube-controller-manager',
+    ];
+    await Promise.all(
+      clients.map(name => this.processes.get(name)?.stop(2000)),
+    );
+    await this.processes.get('kube-apiserver')?.stop(2000);
+    await this.processes.get('etcd')?.stop(2000);
     removeWorkDir(this.layout.workDir);
     removeRunState(this.stateId);
     this.unregisterExit();
@@ -166,28 +197,68 @@ function componentKubeconfig(
   const creds = certificateCredentials(server, { caFile: pki.caFile, ...pair });
   writeKubeconfig(
     file,
-    renderKubeconfig({ clusterName: 'testenv', server, ca: creds.ca, user: { name, cert: creds.cert, key: creds.key } }),
+    renderKubeconfig({
+      clusterName: 'testenv',
+      server,
+      ca: creds.ca,
+      user: { name, cert: creds.cert, key: creds.key },
+    }),
   );
   return file;
 }
 
-async function planLayout(workDir: string): Promise<{ layout: PlaneLayout; server: string }> {
+async function planLayout(
+  workDir: string,
+): Promise<{ layout: PlaneLayout; server: string }> {
   const logDir = path.join(workDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
-  const [pki, ports] = await Promise.all([createPki(path.join(workDir, 'pki')), freePorts(6)]);
-  const [etcdClientPort, etcdPeerPort, apiServerPort, controllerManagerPort, schedulerPort, kwokPort] = ports;
+  const [pki, ports] = await Promise.all([
+    createPki(path.join(workDir, 'pki')),
+    freePorts(6),
+  ]);
+  const [
+    etcdClientPort,
+    etcdPeerPort,
+    apiServerPort,
+    controllerManagerPort,
+    schedulerPort,
+    kwokPort,
+  ] = ports;
   const server = `https://127.0.0.1:${apiServerPort}`;
   const kubeconfigs = {
     controllerManager: componentKubeconfig(
-      path.join(workDir, 'controller-manager.kubeconfig'), server, pki, pki.controllerManager,
-      'system:kube-controller-manager'),
+      path.join(workDir, 'controller-manager.kubeconfig'),
+      server,
+      pki,
+      pki.controllerManager,
+      'system:kube-controller-manager',
+    ),
     scheduler: componentKubeconfig(
-      path.join(workDir, 'scheduler.kubeconfig'), server, pki, pki.scheduler, 'system:kube-scheduler'),
-    kwok: componentKubeconfig(path.join(workDir, 'kwok.kubeconfig'), server, pki, pki.kwok, 'kwok'),
+      path.join(workDir, 'scheduler.kubeconfig'),
+      server,
+      pki,
+      pki.scheduler,
+      'system:kube-scheduler',
+    ),
+    kwok: componentKubeconfig(
+      path.join(workDir, 'kwok.kubeconfig'),
+      server,
+      pki,
+      pki.kwok,
+      'kwok',
+    ),
   };
   const layout: PlaneLayout = {
-    workDir, logDir, pki, etcdClientPort, etcdPeerPort, apiServerPort,
-    controllerManagerPort, schedulerPort, kwokPort, kubeconfigs,
+    workDir,
+    logDir,
+    pki,
+    etcdClientPort,
+    etcdPeerPort,
+    apiServerPort,
+    controllerManagerPort,
+    schedulerPort,
+    kwokPort,
+    kubeconfigs,
   };
   return { layout, server };
 }
@@ -196,8 +267,12 @@ function nodeSpecs(nodes: ControlPlaneOptions['nodes']): FakeNodeSpec[] {
   return Array.isArray(nodes) ? nodes : defaultNodes(nodes ?? 3);
 }
 
-async function defaultServiceAccountExists(client: KubeClient): Promise<boolean> {
-  return Boolean(await client.find('/api/v1/namespaces/default/serviceaccounts/default'));
+async function defaultServiceAccountExists(
+  client: KubeClient,
+): Promise<boolean> {
+  return Boolean(
+    await client.find('/api/v1/namespaces/default/serviceaccounts/default'),
+  );
 }
 
 /**
@@ -205,26 +280,41 @@ async function defaultServiceAccountExists(client: KubeClient): Promise<boolean>
  * kube-scheduler and kwok with fake nodes on 127.0.0.1, plus the storage classes and PV pool,
  * and resolves when all of it is ready.
  */
-export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+export async function startControlPlane(
+  options: ControlPlaneOptions = {},
+): Promise<ControlPlane> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const timeoutMs = options.readyTimeoutMs ?? 60_000;
   const binaries = resolveBinaries();
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flink-standalone-k8s-'));
-  const { layout, server } = await planLayout(workDir);
+  const workDir = fs.mkdtempSync(
+    path.join(os.tmpdir(), 'flink-standalone-k8s-'),
+  );
+  const { layout, server } = await planLayout(workDir).catch(error => {
+    removeWorkDir(workDir);
+    throw error;
+  });
   const plane = new Plane(layout, binaries, server, log);
   plane.guardExit();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   try {
     plane.start(components.etcd(layout));
     const etcdHealth = `http://127.0.0.1:${layout.etcdClientPort}/health`;
-    await plane.ready('etcd', async () => (await probe(etcdHealth)) === 200, timeoutMs);
+    await plane.ready(
+      'etcd',
+      async () => (await probe(etcdHealth)) === 200,
+      timeoutMs,
+    );
     log(`etcd ready (${elapsed()})`);
 
     plane.start(components.apiServer(layout));
     const adminFiles = { caFile: layout.pki.caFile, ...layout.pki.admin };
     plane.client = new KubeClient(certificateCredentials(server, adminFiles));
-    await plane.ready('kube-apiserver', () => plane.apiServerReady(), timeoutMs);
+    await plane.ready(
+      'kube-apiserver',
+      () => plane.apiServerReady(),
+      timeoutMs,
+    );
     log(`kube-apiserver ready at ${server} (${elapsed()})`);
 
     plane.start(components.controllerManager(layout));
@@ -232,12 +322,29 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     plane.start(components.kwok(layout));
     await createStorageClasses(plane.client);
     plane.startVolumePool(options.volumePool);
-    const nodes = await createFakeNodes(plane.client, nodeSpecs(options.nodes), timeoutMs);
+    const nodes = await createFakeNodes(
+      plane.client,
+      nodeSpecs(options.nodes),
+      timeoutMs,
+    );
     log(`kwok: ${nodes.length} nodes Ready (${elapsed()})`);
-    const healthz = (port: number) => async () => (await probe(`https://127.0.0.1:${port}/healthz`)) === 200;
-    await plane.ready('kube-controller-manager', healthz(layout.controllerManagerPort), timeoutMs);
-    await plane.ready('kube-scheduler', healthz(layout.schedulerPort), timeoutMs);
-    await plane.ready('kube-controller-manager', () => defaultServiceAccountExists(plane.client), timeoutMs);
+    const healthz = (port: number) => async () =>
+      (await probe(`https://127.0.0.1:${port}/healthz`)) === 200;
+    await plane.ready(
+      'kube-controller-manager',
+      healthz(layout.controllerManagerPort),
+      timeoutMs,
+    );
+    await plane.ready(
+      'kube-scheduler',
+      healthz(layout.schedulerPort),
+      timeoutMs,
+    );
+    await plane.ready(
+      'kube-controller-manager',
+      () => defaultServiceAccountExists(plane.client),
+      timeoutMs,
+    );
     log(`controllers and scheduler ready (${elapsed()})`);
 
     const admin: AdminCredentials = {
@@ -254,7 +361,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     });
     const kubeconfigPath = path.join(workDir, 'kubeconfig');
     writeKubeconfig(kubeconfigPath, kubeconfig);
-    if (options.kubeconfigPath) writeKubeconfig(options.kubeconfigPath, kubeconfig);
+    if (options.kubeconfigPath)
+      writeKubeconfig(options.kubeconfigPath, kubeconfig);
     const restartApiServer = () => plane.restartApiServer(timeoutMs);
     return {
       server,

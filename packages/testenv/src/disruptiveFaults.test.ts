@@ -11,17 +11,28 @@ describe('cluster-wide fault helpers', () => {
     const { client, faults, nodes } = plane();
     const node = nodes[1];
     await faults.nodeNotReady(node);
-    await holds('node NotReady', async () => !isNodeReady(await client.get(`/api/v1/nodes/${node}`)), {
-      forMs: 5000,
-    });
+    await holds(
+      'node NotReady',
+      async () => !isNodeReady(await client.get(`/api/v1/nodes/${node}`)),
+      {
+        forMs: 5000,
+      },
+    );
     await waitFor('not-ready taint', async () => {
-      const taints = (await client.get(`/api/v1/nodes/${node}`)).spec.taints ?? [];
-      return taints.some((t: { key: string }) => t.key === 'node.kubernetes.io/not-ready');
+      const taints =
+        (await client.get(`/api/v1/nodes/${node}`)).spec.taints ?? [];
+      return taints.some(
+        (t: { key: string }) => t.key === 'node.kubernetes.io/not-ready',
+      );
     });
     await faults.nodeReady(node);
-    await waitFor('node Ready again', async () => isNodeReady(await client.get(`/api/v1/nodes/${node}`)), {
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      'node Ready again',
+      async () => isNodeReady(await client.get(`/api/v1/nodes/${node}`)),
+      {
+        timeoutMs: 60_000,
+      },
+    );
   });
 
   it('restarts the API server; objects survive and clients reconnect', async () => {

@@ -2,12 +2,14 @@ import { KWOK_CUSTOM_STATUS_ANNOTATION } from './components';
 import { KubeClient, KubeObject } from './kubeClient';
 import { waitFor } from './processes';
 
-export type PodFailure = 'CrashLoopBackOff' | 'ImagePullBackOff' | 'ErrImagePull' | 'OOMKilled';
+export type PodFailure =
+  'CrashLoopBackOff' | 'ImagePullBackOff' | 'ErrImagePull' | 'OOMKilled';
 
 export const STUCK_FINALIZER = 'testenv.flink-standalone.io/stuck';
 export const NO_VOLUME_LABEL = 'testenv.flink-standalone.io/no-such-volume';
 
-const podPath = (namespace: string, name: string) => `/api/v1/namespaces/${namespace}/pods/${name}`;
+const podPath = (namespace: string, name: string) =>
+  `/api/v1/namespaces/${namespace}/pods/${name}`;
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 function notReadyConditions(reason: string) {
@@ -15,14 +17,28 @@ function notReadyConditions(reason: string) {
   return [
     { type: 'PodScheduled', status: 'True', lastTransitionTime: at },
     { type: 'Initialized', status: 'True', lastTransitionTime: at },
-    { type: 'ContainersReady', status: 'False', reason, lastTransitionTime: at },
+    {
+      type: 'ContainersReady',
+      status: 'False',
+      reason,
+      lastTransitionTime: at,
+    },
     { type: 'Ready', status: 'False', reason, lastTransitionTime: at },
   ];
 }
 
 /** The container status a kubelet reports for each failure. */
-function containerStatus(container: { name: string; image: string }, failure: PodFailure) {
-  const base = { name: container.name, image: container.image, imageID: '', ready: false, started: false };
+function containerStatus(
+  container: { name: string; image: string },
+  failure: PodFailure,
+) {
+  const base = {
+    name: container.name,
+    image: container.image,
+    imageID: '',
+    ready: false,
+    started: false,
+  };
   const terminated = (reason: string, exitCode: number) => ({
     terminated: { exitCode, reason, startedAt: now(), finishedAt: now() },
   });
@@ -31,14 +47,24 @@ function containerStatus(container: { name: string; image: string }, failure: Po
       return {
         ...base,
         restartCount: 5,
-        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${container.name}` } },
+        state: {
+          waiting: {
+            reason: 'CrashLoopBackOff',
+            message: `back-off 5m0s restarting failed container=${container.name}`,
+          },
+        },
         lastState: terminated('Error', 1),
       };
     case 'OOMKilled':
       return {
         ...base,
         restartCount: 3,
-        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 40s restarting failed container=${container.name}` } },
+        state: {
+          waiting: {
+            reason: 'CrashLoopBackOff',
+            message: `back-off 40s restarting failed container=${container.name}`,
+          },
+        },
         lastState: terminated('OOMKilled', 137),
       };
     case 'ImagePullBackOff':
@@ -46,7 +72,12 @@ function containerStatus(container: { name: string; image: string }, failure: Po
       return {
         ...base,
         restartCount: 0,
-        state: { waiting: { reason: failure, message: `Back-off pulling image "${container.image}"` } },
+        state: {
+          waiting: {
+            reason: failure,
+            message: `Back-off pulling image "${container.image}"`,
+          },
+        },
         lastState: {},
       };
     default:
@@ -65,27 +96,42 @@ export class Faults {
    * Reports the pod's containers as failed the given way, through the status subresource as a
    * kubelet would; kwok is told to leave this pod's status alone from then on.
    */
-  async failPod(namespace: string, name: string, failure: PodFailure): Promise<KubeObject> {
+  async failPod(
+    namespace: string,
+    name: string,
+    failure: PodFailure,
+  ): Promise<KubeObject> {
     const pod = await this.client.patch(podPath(namespace, name), {
       metadata: { annotations: { [KWOK_CUSTOM_STATUS_ANNOTATION]: 'custom' } },
     });
-    const pulling = failure === 'ImagePullBackOff' || failure === 'ErrImagePull';
+    const pulling =
+      failure === 'ImagePullBackOff' || failure === 'ErrImagePull';
     const status = {
       phase: pulling ? 'Pending' : 'Running',
       conditions: notReadyConditions('ContainersNotReady'),
-      containerStatuses: pod.spec.containers.map((c: { name: string; image: string }) =>
-        containerStatus(c, failure),
+      containerStatuses: pod.spec.containers.map(
+        (c: { name: string; image: string }) => containerStatus(c, failure),
       ),
     };
-    const updated = await this.client.patch(`${podPath(namespace, name)}/status`, { status });
-    await this.event(namespace, pod, pulling ? 'Failed' : 'BackOff', this.eventMessage(pod, failure));
+    const updated = await this.client.patch(
+      `${podPath(namespace, name)}/status`,
+      { status },
+    );
+    await this.event(
+      namespace,
+      pod,
+      pulling ? 'Failed' : 'BackOff',
+      this.eventMessage(pod, failure),
+    );
     return updated;
   }
 
   private eventMessage(pod: KubeObject, failure: PodFailure): string {
     const image = pod.spec.containers[0]?.image;
-    if (failure === 'ErrImagePull') return `Failed to pull image "${image}": not found`;
-    if (failure === 'ImagePullBackOff') return `Back-off pulling image "${image}"`;
+    if (failure === 'ErrImagePull')
+      return `Failed to pull image "${image}": not found`;
+    if (failure === 'ImagePullBackOff')
+      return `Back-off pulling image "${image}"`;
     return 'Back-off restarting failed container';
   }
 
@@ -112,7 +158,9 @@ export class Faults {
   async releaseTerminating(namespace: string, name: string): Promise<void> {
     const pod = await this.client.find(podPath(namespace, name));
     if (!pod) return;
-    const finalizers = (pod.metadata.finalizers ?? []).filter(f => f !== STUCK_FINALIZER);
+    const finalizers = (pod.metadata.finalizers ?? []).filter(
+      f => f !== STUCK_FINALIZER,
+    );
     // Handing the pod back to kwok lets it finish the deletion, as the kubelet would.
     await this.client.patch(podPath(namespace, name), {
       metadata: {
@@ -127,23 +175,33 @@ export class Faults {
   async pendingClaim(
     namespace: string,
     name: string,
-    { storage = '1Gi', storageClassName }: { storage?: string; storageClassName?: string } = {},
+    {
+      storage = '1Gi',
+      storageClassName,
+    }: { storage?: string; storageClassName?: string } = {},
   ): Promise<KubeObject> {
-    return this.client.create(`/api/v1/namespaces/${namespace}/persistentvolumeclaims`, {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name },
-      spec: {
-        accessModes: ['ReadWriteOnce'],
-        resources: { requests: { storage } },
-        selector: { matchLabels: { [NO_VOLUME_LABEL]: 'true' } },
-        ...(storageClassName ? { storageClassName } : {}),
+    return this.client.create(
+      `/api/v1/namespaces/${namespace}/persistentvolumeclaims`,
+      {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name },
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          resources: { requests: { storage } },
+          selector: { matchLabels: { [NO_VOLUME_LABEL]: 'true' } },
+          ...(storageClassName ? { storageClassName } : {}),
+        },
       },
-    });
+    );
   }
 
   /** Emits the Warning event a kubelet sends when a volume cannot be mounted. */
-  async failedMount(namespace: string, podName: string, message?: string): Promise<KubeObject> {
+  async failedMount(
+    namespace: string,
+    podName: string,
+    message?: string,
+  ): Promise<KubeObject> {
     const pod = await this.client.get(podPath(namespace, podName));
     return this.event(
       namespace,
@@ -180,7 +238,11 @@ export class Faults {
           }
         : c,
     );
-    return this.client.patch(`/api/v1/nodes/${name}/status`, { status: { conditions } }, 'strategic');
+    return this.client.patch(
+      `/api/v1/nodes/${name}/status`,
+      { status: { conditions } },
+      'strategic',
+    );
   }
 
   /** Gives a node back to kwok, which reports it Ready again. */
@@ -190,7 +252,12 @@ export class Faults {
     });
   }
 
-  private event(namespace: string, pod: KubeObject, reason: string, message: string) {
+  private event(
+    namespace: string,
+    pod: KubeObject,
+    reason: string,
+    message: string,
+  ) {
     const name = `${pod.metadata.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 1e6).toString(16)}`;
     return this.client.create(`/api/v1/namespaces/${namespace}/events`, {
       apiVersion: 'v1',

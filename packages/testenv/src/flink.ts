@@ -3,9 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { cacheDir } from './paths';
+import { cacheDir, packageFile } from './paths';
 import { freePorts } from './ports';
-import { FatalError, ManagedProcess, onProcessExit, removeWorkDir, waitFor } from './processes';
+import {
+  FatalError,
+  ManagedProcess,
+  onProcessExit,
+  removeWorkDir,
+  waitFor,
+} from './processes';
 import { cleanUpRun, removeRunState, RunState, writeRunState } from './state';
 
 const run = promisify(execFile);
@@ -50,7 +56,7 @@ export function resolveFlinkVersion(version = DEFAULT_FLINK_VERSION): string {
   return FLINK_VERSIONS[version] ?? version;
 }
 
-const POM = path.resolve(__dirname, '..', 'flink', 'pom.xml');
+const POM = packageFile('flink', 'pom.xml');
 
 /** The runtime classpath of a Flink version, assembled once with Maven into the cache. */
 export async function ensureFlinkClasspath(
@@ -66,15 +72,23 @@ export async function ensureFlinkClasspath(
   await run(
     'mvn',
     [
-      '-B', '-q', '-f', POM, 'dependency:copy-dependencies',
-      `-Dflink.version=${version}`, `-DoutputDirectory=${tmp}`, '-DincludeScope=runtime',
+      '-B',
+      '-q',
+      '-f',
+      POM,
+      'dependency:copy-dependencies',
+      `-Dflink.version=${version}`,
+      `-DoutputDirectory=${tmp}`,
+      '-DincludeScope=runtime',
     ],
     { maxBuffer: 64 * 1024 * 1024 },
   );
   fs.rmSync(lib, { recursive: true, force: true });
   fs.renameSync(tmp, lib);
   fs.writeFileSync(done, `${new Date().toISOString()}\n`);
-  log(`Flink ${version} classpath ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `Flink ${version} classpath ready in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   return lib;
 }
 
@@ -84,8 +98,17 @@ const JAVA_17_OPTS = [
   '--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED',
   '--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED',
   ...[
-    'java.lang', 'java.net', 'java.io', 'java.nio', 'sun.nio.ch', 'java.lang.reflect', 'java.text',
-    'java.time', 'java.util', 'java.util.concurrent', 'java.util.concurrent.atomic',
+    'java.lang',
+    'java.net',
+    'java.io',
+    'java.nio',
+    'sun.nio.ch',
+    'java.lang.reflect',
+    'java.text',
+    'java.time',
+    'java.util',
+    'java.util.concurrent',
+    'java.util.concurrent.atomic',
     'java.util.concurrent.locks',
   ].map(pkg => `--add-opens=java.base/${pkg}=ALL-UNNAMED`),
 ];
@@ -107,7 +130,12 @@ const TM_MEMORY = {
   'taskmanager.memory.jvm-overhead.max': '64m',
   'taskmanager.cpu.cores': '1',
 };
-const TM_JVM = ['-Xms160m', '-Xmx160m', '-XX:MaxDirectMemorySize=96m', '-XX:MaxMetaspaceSize=128m'];
+const TM_JVM = [
+  '-Xms160m',
+  '-Xmx160m',
+  '-XX:MaxDirectMemorySize=96m',
+  '-XX:MaxMetaspaceSize=128m',
+];
 const JM_JVM = ['-Xms128m', '-Xmx256m', '-XX:MaxMetaspaceSize=192m'];
 // Fast start on 2 cores matters more than peak throughput here.
 const COMMON_JVM = ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1'];
@@ -148,13 +176,20 @@ function configuration(
     ...TM_MEMORY,
     ...options.configuration,
   };
-  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(config).map(([k, v]) => [k, String(v)]),
+  );
 }
 
 /** Flink 2.x reads config.yaml; 1.x reads flink-conf.yaml. Flat "key: value" lines suit both. */
-function writeConfDir(dir: string, version: string, config: Record<string, string>): void {
+function writeConfDir(
+  dir: string,
+  version: string,
+  config: Record<string, string>,
+): void {
   fs.mkdirSync(dir, { recursive: true });
-  const file = Number(version.split('.')[0]) >= 2 ? 'config.yaml' : 'flink-conf.yaml';
+  const file =
+    Number(version.split('.')[0]) >= 2 ? 'config.yaml' : 'flink-conf.yaml';
   // Unquoted: the legacy flink-conf.yaml parser keeps quotes as part of the value.
   const lines = Object.entries(config).map(([k, v]) => `${k}: ${v}`);
   fs.writeFileSync(path.join(dir, file), `${lines.join('\n')}\n`);
@@ -162,7 +197,9 @@ function writeConfDir(dir: string, version: string, config: Record<string, strin
 }
 
 function javaBinary(): string {
-  return process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+  return process.env.JAVA_HOME
+    ? path.join(process.env.JAVA_HOME, 'bin', 'java')
+    : 'java';
 }
 
 class Session {
@@ -176,22 +213,34 @@ class Session {
   constructor(
     readonly workDir: string,
     readonly classpath: string,
+    readonly slotsPerTaskManager: number,
     readonly restUrl: string,
   ) {
     this.stateId = `flink-session-${process.pid}-${new URL(restUrl).port}`;
   }
 
-  private java(name: string, mainClass: string, jvm: string[], args: string[]): ManagedProcess {
+  private java(
+    name: string,
+    mainClass: string,
+    jvm: string[],
+    args: string[],
+  ): ManagedProcess {
     const logFile = path.join(this.workDir, 'logs', `${name}.log`);
     return ManagedProcess.start({
       name,
       command: javaBinary(),
       args: [
-        ...COMMON_JVM, ...jvm, ...JAVA_17_OPTS,
+        ...COMMON_JVM,
+        ...jvm,
+        ...JAVA_17_OPTS,
         `-Dlog.file=${logFile}`,
         `-Dlog4j.configurationFile=file:${path.join(this.workDir, 'conf', 'log4j.properties')}`,
-        '-cp', `${this.classpath}/*`,
-        mainClass, '--configDir', path.join(this.workDir, 'conf'), ...args,
+        '-cp',
+        `${this.classpath}/*`,
+        mainClass,
+        '--configDir',
+        path.join(this.workDir, 'conf'),
+        ...args,
       ],
       logFile: path.join(this.workDir, 'logs', `${name}.out`),
       // Flink loads ./plugins relative to its working directory: keep it inside the work folder.
@@ -202,7 +251,10 @@ class Session {
 
   startJobManager(): void {
     this.jobManager = this.java(
-      'jobmanager', 'org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint', JM_JVM, [],
+      'jobmanager',
+      'org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint',
+      JM_JVM,
+      [],
     );
     this.saveState();
   }
@@ -212,9 +264,12 @@ class Session {
     const index = this.taskManagers.length;
     const id = `taskmanager-${index}`;
     this.taskManagers.push(
-      this.java(id, 'org.apache.flink.runtime.taskexecutor.TaskManagerRunner', TM_JVM, [
-        `-Dtaskmanager.resource-id=${id}`,
-      ]),
+      this.java(
+        id,
+        'org.apache.flink.runtime.taskexecutor.TaskManagerRunner',
+        TM_JVM,
+        [`-Dtaskmanager.resource-id=${id}`],
+      ),
     );
     this.taskManagerIds.push(id);
     this.saveState();
@@ -222,8 +277,11 @@ class Session {
   }
 
   async rest<T>(restPath: string): Promise<T> {
-    const res = await fetch(new URL(restPath, this.restUrl), { signal: AbortSignal.timeout(5000) });
-    if (!res.ok) throw new Error(`GET ${restPath}: ${res.status} ${await res.text()}`);
+    const res = await fetch(new URL(restPath, this.restUrl), {
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!res.ok)
+      throw new Error(`GET ${restPath}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   }
 
@@ -231,12 +289,24 @@ class Session {
     await waitFor(
       `${count} TaskManagers registered at ${this.restUrl}`,
       async () => {
-        const expectedAlive = this.taskManagers.filter((_, i) => !this.killed.has(i));
+        const expectedAlive = this.taskManagers.filter(
+          (_, i) => !this.killed.has(i),
+        );
         for (const proc of [this.jobManager, ...expectedAlive]) {
-          if (!proc.alive) throw new FatalError(`${proc.name} exited:\n${proc.logTail()}\n${this.logTail(proc.name)}`);
+          if (!proc.alive)
+            throw new FatalError(
+              `${proc.name} exited:\n${proc.logTail()}\n${this.logTail(proc.name)}`,
+            );
         }
-        const overview = await this.rest<{ taskmanagers: number }>('/overview');
-        return overview.taskmanagers === count;
+        // A TaskManager is counted before its slots are reported: wait for both.
+        const overview = await this.rest<{
+          taskmanagers: number;
+          'slots-total': number;
+        }>('/overview');
+        return (
+          overview.taskmanagers === count &&
+          overview['slots-total'] === count * this.slotsPerTaskManager
+        );
       },
       { timeoutMs, intervalMs: 250 },
     );
@@ -245,7 +315,10 @@ class Session {
   /** The last lines of a process's Flink log file (its stdout is nearly empty). */
   logTail(name: string, lines = 30): string {
     try {
-      const text = fs.readFileSync(path.join(this.workDir, 'logs', `${name}.log`), 'utf8');
+      const text = fs.readFileSync(
+        path.join(this.workDir, 'logs', `${name}.log`),
+        'utf8',
+      );
       return text.split('\n').slice(-lines).join('\n');
     } catch {
       return '';
@@ -274,7 +347,9 @@ class Session {
   }
 
   guardExit(): void {
-    this.unregisterExit = onProcessExit(() => cleanUpRun(this.stateId, this.state()));
+    this.unregisterExit = onProcessExit(() =>
+      cleanUpRun(this.stateId, this.state()),
+    );
   }
 
   async stop(): Promise<void> {
@@ -290,17 +365,30 @@ class Session {
  * Starts a real Flink session cluster (StandaloneSessionClusterEntrypoint + TaskManagerRunner)
  * on 127.0.0.1 from the published runtime jars, and resolves when all TaskManagers registered.
  */
-export async function startFlinkSession(options: FlinkSessionOptions = {}): Promise<FlinkSession> {
+export async function startFlinkSession(
+  options: FlinkSessionOptions = {},
+): Promise<FlinkSession> {
   const version = resolveFlinkVersion(options.version);
   const timeoutMs = options.readyTimeoutMs ?? 120_000;
   const count = options.taskManagers ?? 1;
   const classpath = await ensureFlinkClasspath(version, options.log);
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flink-standalone-flink-'));
+  const workDir = fs.mkdtempSync(
+    path.join(os.tmpdir(), 'flink-standalone-flink-'),
+  );
   fs.mkdirSync(path.join(workDir, 'logs'));
   fs.mkdirSync(path.join(workDir, 'plugins'));
   const [rpc, rest, blob] = await freePorts(3);
-  writeConfDir(path.join(workDir, 'conf'), version, configuration({ rpc, rest, blob }, options));
-  const session = new Session(workDir, classpath, `http://127.0.0.1:${rest}`);
+  writeConfDir(
+    path.join(workDir, 'conf'),
+    version,
+    configuration({ rpc, rest, blob }, options),
+  );
+  const session = new Session(
+    workDir,
+    classpath,
+    options.slotsPerTaskManager ?? 1,
+    `http://127.0.0.1:${rest}`,
+  );
   session.guardExit();
   try {
     session.startJobManager();

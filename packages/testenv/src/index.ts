@@ -5,7 +5,11 @@
  * @packageDocumentation
  */
 export { startControlPlane } from './controlPlane';
-export type { AdminCredentials, ControlPlane, ControlPlaneOptions } from './controlPlane';
+export type {
+  AdminCredentials,
+  ControlPlane,
+  ControlPlaneOptions,
+} from './controlPlane';
 export { Faults, NO_VOLUME_LABEL, STUCK_FINALIZER } from './faults';
 export type { PodFailure } from './faults';
 export {
@@ -17,11 +21,22 @@ export {
 } from './flink';
 export type { FlinkSession, FlinkSessionOptions } from './flink';
 export { KubeApiError, KubeClient } from './kubeClient';
-export type { KubeCredentials, KubeList, KubeObject, PatchType } from './kubeClient';
+export type {
+  KubeCredentials,
+  KubeList,
+  KubeObject,
+  PatchType,
+} from './kubeClient';
 export { parseKubeconfig, renderKubeconfig } from './kubeconfig';
 export { defaultNodes, isNodeReady, ZONE_LABEL } from './nodes';
 export type { FakeNodeSpec } from './nodes';
-export { BINARY_NAMES, cacheDir, DEFAULT_VERSIONS, resolveBinaries, resolveBinary } from './paths';
+export {
+  BINARY_NAMES,
+  cacheDir,
+  DEFAULT_VERSIONS,
+  resolveBinaries,
+  resolveBinary,
+} from './paths';
 export type { BinaryName } from './paths';
 export { waitFor } from './processes';
 export {

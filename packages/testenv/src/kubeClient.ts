@@ -78,7 +78,11 @@ export class KubeClient {
 
   /** A client that authenticates with the given bearer token instead (e.g. a ServiceAccount). */
   withToken(token: string): KubeClient {
-    return new KubeClient({ server: this.credentials.server, ca: this.credentials.ca, token });
+    return new KubeClient({
+      server: this.credentials.server,
+      ca: this.credentials.ca,
+      token,
+    });
   }
 
   async request<T = any>(
@@ -90,7 +94,13 @@ export class KubeClient {
     const { status, text } = await this.raw(method, path, body, contentType);
     const parsed = parseJson(text);
     if (status >= 400) {
-      throw new KubeApiError(method, path, status, (parsed as any)?.reason, parsed);
+      throw new KubeApiError(
+        method,
+        path,
+        status,
+        (parsed as any)?.reason,
+        parsed,
+      );
     }
     return parsed as T;
   }
@@ -104,10 +114,13 @@ export class KubeClient {
   ): Promise<{ status: number; text: string }> {
     const url = new URL(path, this.credentials.server);
     const payload =
-      body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      typeof body === 'string' || body === undefined
+        ? body
+        : JSON.stringify(body);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (payload !== undefined) headers['Content-Type'] = contentType;
-    if (this.credentials.token) headers.Authorization = `Bearer ${this.credentials.token}`;
+    if (this.credentials.token)
+      headers.Authorization = `Bearer ${this.credentials.token}`;
     return new Promise((resolve, reject) => {
       const req = https.request(
         url,
@@ -116,12 +129,17 @@ export class KubeClient {
           const chunks: Buffer[] = [];
           res.on('data', chunk => chunks.push(chunk));
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
           );
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timeout`)));
+      req.on('timeout', () =>
+        req.destroy(new Error(`${method} ${path}: timeout`)),
+      );
       req.on('error', reject);
       if (payload !== undefined) req.write(payload);
       req.end();
@@ -137,7 +155,8 @@ export class KubeClient {
     try {
       return await this.get<T>(path);
     } catch (error) {
-      if (error instanceof KubeApiError && error.status === 404) return undefined;
+      if (error instanceof KubeApiError && error.status === 404)
+        return undefined;
       throw error;
     }
   }
@@ -150,7 +169,11 @@ export class KubeClient {
     return this.request<T>('POST', path, object);
   }
 
-  patch<T = KubeObject>(path: string, patch: unknown, type: PatchType = 'merge'): Promise<T> {
+  patch<T = KubeObject>(
+    path: string,
+    patch: unknown,
+    type: PatchType = 'merge',
+  ): Promise<T> {
     return this.request<T>('PATCH', path, patch, PATCH_CONTENT_TYPES[type]);
   }
 

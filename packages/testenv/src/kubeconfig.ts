@@ -25,10 +25,15 @@ export function renderKubeconfig(options: {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
-      { name: clusterName, cluster: { server, 'certificate-authority-data': b64(ca) } },
+      {
+        name: clusterName,
+        cluster: { server, 'certificate-authority-data': b64(ca) },
+      },
     ],
     users: [{ name: user.name, user: credentials }],
-    contexts: [{ name: clusterName, context: { cluster: clusterName, user: user.name } }],
+    contexts: [
+      { name: clusterName, context: { cluster: clusterName, user: user.name } },
+    ],
     'current-context': clusterName,
     preferences: {},
   };
@@ -46,7 +51,9 @@ export function parseKubeconfig(content: string) {
   const cluster = config.clusters[0].cluster;
   const user = config.users[0].user;
   const decode = (value?: string) =>
-    value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
+    value === undefined
+      ? undefined
+      : Buffer.from(value, 'base64').toString('utf8');
   return {
     server: cluster.server as string,
     ca: decode(cluster['certificate-authority-data'])!,

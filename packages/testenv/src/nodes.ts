@@ -18,7 +18,12 @@ export function defaultNodes(count = 3): FakeNodeSpec[] {
   }));
 }
 
-const CAPACITY = { cpu: '32', memory: '256Gi', pods: '110', 'ephemeral-storage': '1Ti' };
+const CAPACITY = {
+  cpu: '32',
+  memory: '256Gi',
+  pods: '110',
+  'ephemeral-storage': '1Ti',
+};
 
 function nodeObject(spec: FakeNodeSpec): KubeObject {
   return {
@@ -26,7 +31,10 @@ function nodeObject(spec: FakeNodeSpec): KubeObject {
     kind: 'Node',
     metadata: {
       name: spec.name,
-      annotations: { [KWOK_NODE_ANNOTATION]: 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      annotations: {
+        [KWOK_NODE_ANNOTATION]: 'fake',
+        'node.alpha.kubernetes.io/ttl': '0',
+      },
       labels: {
         'kubernetes.io/arch': 'amd64',
         'kubernetes.io/os': 'linux',
@@ -54,7 +62,8 @@ function nodeObject(spec: FakeNodeSpec): KubeObject {
 
 export function isNodeReady(node: KubeObject): boolean {
   return (node.status?.conditions ?? []).some(
-    (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+    (c: { type: string; status: string }) =>
+      c.type === 'Ready' && c.status === 'True',
   );
 }
 
@@ -68,7 +77,9 @@ export async function createFakeNodes(
     const created = await client.create('/api/v1/nodes', nodeObject(spec));
     // Node status is not always kept on create; set capacity through the status subresource.
     if (!created.status?.capacity?.pods) {
-      await client.patch(`/api/v1/nodes/${spec.name}/status`, { status: nodeObject(spec).status });
+      await client.patch(`/api/v1/nodes/${spec.name}/status`, {
+        status: nodeObject(spec).status,
+      });
     }
   }
   await waitFor(

@@ -38,15 +38,28 @@ export function cacheDir(): string {
   );
 }
 
+const VERSION_FOLDERS: Record<BinaryName, () => string> = {
+  etcd: () => `etcd/${process.env.ETCD_VERSION ?? DEFAULT_VERSIONS.etcd}`,
+  kwok: () => `kwok/${process.env.KWOK_VERSION ?? DEFAULT_VERSIONS.kwok}`,
+  'kube-apiserver': kubernetesFolder,
+  'kube-controller-manager': kubernetesFolder,
+  'kube-scheduler': kubernetesFolder,
+  kubectl: kubernetesFolder,
+};
+
+function kubernetesFolder(): string {
+  return `k8s/${process.env.K8S_VERSION ?? DEFAULT_VERSIONS.kubernetes}`;
+}
+
 function cachedBinary(name: BinaryName): string {
-  const v = DEFAULT_VERSIONS;
-  const folder =
-    name === 'etcd'
-      ? `etcd/${process.env.ETCD_VERSION ?? v.etcd}`
-      : name === 'kwok'
-        ? `kwok/${process.env.KWOK_VERSION ?? v.kwok}`
-        : `k8s/${process.env.K8S_VERSION ?? v.kubernetes}`;
-  return path.join(cacheDir(), folder, 'bin', name);
+  return path.join(cacheDir(), VERSION_FOLDERS[name](), 'bin', name);
+}
+
+/** Files shipped in this package (kwok stages, the Flink classpath pom), from src/ or dist/. */
+export function packageFile(...segments: string[]): string {
+  // A private dev package, never bundled: its own folder is the right base.
+  // eslint-disable-next-line no-restricted-syntax
+  return path.resolve(__dirname, '..', ...segments);
 }
 
 /** TEST_ASSET_KUBE_APISERVER for kube-apiserver: the envtest convention. */
@@ -60,7 +73,8 @@ export function binaryCandidates(name: BinaryName): string[] {
   return [
     env[assetVariable(name)],
     env.KUBEBUILDER_ASSETS && path.join(env.KUBEBUILDER_ASSETS, name),
-    env.FLINK_STANDALONE_BIN_DIR && path.join(env.FLINK_STANDALONE_BIN_DIR, name),
+    env.FLINK_STANDALONE_BIN_DIR &&
+      path.join(env.FLINK_STANDALONE_BIN_DIR, name),
     cachedBinary(name),
   ].filter((p): p is string => Boolean(p));
 }

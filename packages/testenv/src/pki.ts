@@ -43,14 +43,32 @@ async function openssl(args: string[]): Promise<void> {
 }
 
 /** EC P-256 keys: fast to make, accepted by every component. */
-const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+const EC_KEY = [
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:prime256v1',
+  '-nodes',
+];
 
-async function makeCa(dir: string): Promise<{ caFile: string; caKeyFile: string }> {
+async function makeCa(
+  dir: string,
+): Promise<{ caFile: string; caKeyFile: string }> {
   const caFile = path.join(dir, 'ca.crt');
   const caKeyFile = path.join(dir, 'ca.key');
   await openssl([
-    'req', '-x509', '-new', ...EC_KEY, '-keyout', caKeyFile, '-out', caFile,
-    '-days', '3650', '-subj', '/CN=flink-standalone-testenv-ca',
+    'req',
+    '-x509',
+    '-new',
+    ...EC_KEY,
+    '-keyout',
+    caKeyFile,
+    '-out',
+    caFile,
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=flink-standalone-testenv-ca',
   ]);
   return { caFile, caKeyFile };
 }
@@ -74,21 +92,53 @@ async function signedPair(
     ...(altNames.length ? [`subjectAltName=${altNames.join(',')}`] : []),
   ];
   fs.writeFileSync(ext, `${extensions.join('\n')}\n`);
-  await openssl(['req', '-new', ...EC_KEY, '-keyout', keyFile, '-out', csr, '-subj', subject]);
   await openssl([
-    'x509', '-req', '-in', csr, '-CA', ca.caFile, '-CAkey', ca.caKeyFile,
+    'req',
+    '-new',
+    ...EC_KEY,
+    '-keyout',
+    keyFile,
+    '-out',
+    csr,
+    '-subj',
+    subject,
+  ]);
+  await openssl([
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    ca.caFile,
+    '-CAkey',
+    ca.caKeyFile,
     // A random serial per certificate: -CAcreateserial races when certificates are signed in parallel.
-    '-set_serial', `0x${randomBytes(16).toString('hex')}`, '-out', certFile, '-days', '365', '-extfile', ext,
+    '-set_serial',
+    `0x${randomBytes(16).toString('hex')}`,
+    '-out',
+    certFile,
+    '-days',
+    '365',
+    '-extfile',
+    ext,
   ]);
   return { certFile, keyFile };
 }
 
 function serviceAccountKeys(dir: string) {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+  });
   const serviceAccountKeyFile = path.join(dir, 'sa.key');
   const serviceAccountPublicKeyFile = path.join(dir, 'sa.pub');
-  fs.writeFileSync(serviceAccountKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  fs.writeFileSync(serviceAccountPublicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+  fs.writeFileSync(
+    serviceAccountKeyFile,
+    privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  );
+  fs.writeFileSync(
+    serviceAccountPublicKeyFile,
+    publicKey.export({ type: 'spki', format: 'pem' }),
+  );
   return { serviceAccountKeyFile, serviceAccountPublicKeyFile };
 }
 
@@ -98,17 +148,28 @@ export async function createPki(dir: string): Promise<Pki> {
   const ca = await makeCa(dir);
   const client = (name: string, subject: string) =>
     signedPair(dir, name, subject, 'clientAuth', ca);
-  const [apiServer, admin, controllerManager, scheduler, kwok] = await Promise.all([
-    signedPair(dir, 'apiserver', '/CN=kube-apiserver', 'serverAuth', ca, API_SERVER_NAMES),
-    client('admin', '/O=system:masters/CN=testenv-admin'),
-    client('controller-manager', '/CN=system:kube-controller-manager'),
-    client('scheduler', '/CN=system:kube-scheduler'),
-    // kwok plays every kubelet: it writes node and pod status for all fake nodes.
-    client('kwok', '/O=system:masters/CN=kwok'),
-  ]);
+  const [apiServer, admin, controllerManager, scheduler, kwok] =
+    await Promise.all([
+      signedPair(
+        dir,
+        'apiserver',
+        '/CN=kube-apiserver',
+        'serverAuth',
+        ca,
+        API_SERVER_NAMES,
+      ),
+      client('admin', '/O=system:masters/CN=testenv-admin'),
+      client('controller-manager', '/CN=system:kube-controller-manager'),
+      client('scheduler', '/CN=system:kube-scheduler'),
+      // kwok plays every kubelet: it writes node and pod status for all fake nodes.
+      client('kwok', '/O=system:masters/CN=kwok'),
+    ]);
   const adminToken = randomBytes(24).toString('hex');
   const tokenAuthFile = path.join(dir, 'tokens.csv');
-  fs.writeFileSync(tokenAuthFile, `${adminToken},testenv-admin-token,testenv-admin-token,"system:masters"\n`);
+  fs.writeFileSync(
+    tokenAuthFile,
+    `${adminToken},testenv-admin-token,testenv-admin-token,"system:masters"\n`,
+  );
   return {
     dir,
     ...ca,

@@ -135,6 +135,16 @@ function installHandlers(): void {
   process.once('SIGHUP', onSignal);
 }
 
+/**
+ * For a caller that handles SIGINT/SIGTERM itself (the CLI stops gracefully): drops the
+ * harness's signal handlers and leaves other listeners (e.g. tsx's signal relay) in place.
+ */
+export function handleSignalsYourself(): void {
+  installHandlers();
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+}
+
 /** Registers a cleanup for process exit; returns a function that unregisters it. */
 export function onProcessExit(cleanup: Cleanup): () => void {
   installHandlers();
@@ -165,7 +175,9 @@ export async function waitFor<T>(
     }
     if (Date.now() > deadline) {
       const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${reason}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${reason}`,
+      );
     }
     await new Promise(r => setTimeout(r, intervalMs));
   }

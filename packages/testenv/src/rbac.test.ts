@@ -29,26 +29,49 @@ async function setUpServiceAccount(ns: string) {
     kind: 'ServiceAccount',
     metadata: { name: 'flink' },
   });
-  await client.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, haRole);
-  await client.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: { name: 'flink' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'flink' },
-    subjects: [{ kind: 'ServiceAccount', name: 'flink', namespace: ns }],
-  });
+  await client.create(
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+    haRole,
+  );
+  await client.create(
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'flink' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: 'flink',
+      },
+      subjects: [{ kind: 'ServiceAccount', name: 'flink', namespace: ns }],
+    },
+  );
 }
 
-async function allowed(ns: string, verb: string, resource: string, group = '', namespace = ns) {
-  const review = await plane().client.create('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-    apiVersion: 'authorization.k8s.io/v1',
-    kind: 'SubjectAccessReview',
-    spec: {
-      user: `system:serviceaccount:${ns}:flink`,
-      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
-      resourceAttributes: { namespace, verb, group, resource },
+async function allowed(
+  ns: string,
+  verb: string,
+  resource: string,
+  group = '',
+  namespace = ns,
+) {
+  const review = await plane().client.create(
+    '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+    {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: `system:serviceaccount:${ns}:flink`,
+        groups: [
+          'system:serviceaccounts',
+          `system:serviceaccounts:${ns}`,
+          'system:authenticated',
+        ],
+        resourceAttributes: { namespace, verb, group, resource },
+      },
     },
-  });
+  );
   return review.status.allowed === true;
 }
 
@@ -61,7 +84,9 @@ describe('RBAC and authentication are real', () => {
 
     expect(await allowed(ns, 'get', 'configmaps')).toBe(true);
     expect(await allowed(ns, 'update', 'configmaps')).toBe(true);
-    expect(await allowed(ns, 'update', 'leases', 'coordination.k8s.io')).toBe(true);
+    expect(await allowed(ns, 'update', 'leases', 'coordination.k8s.io')).toBe(
+      true,
+    );
     expect(await allowed(ns, 'list', 'secrets')).toBe(false);
     expect(await allowed(ns, 'get', 'configmaps', '', other)).toBe(false);
   });
@@ -70,25 +95,37 @@ describe('RBAC and authentication are real', () => {
     const { client } = plane();
     const ns = await createTestNamespace(client, 'rbac-token');
     await setUpServiceAccount(ns);
-    const request = await client.create(`/api/v1/namespaces/${ns}/serviceaccounts/flink/token`, {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: { expirationSeconds: 600 },
-    });
+    const request = await client.create(
+      `/api/v1/namespaces/${ns}/serviceaccounts/flink/token`,
+      {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { expirationSeconds: 600 },
+      },
+    );
     const asFlink = client.withToken(request.status.token);
     try {
-      const created = await asFlink.create(`/api/v1/namespaces/${ns}/configmaps`, {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'ha-leader' },
-        data: { leader: 'jm-0' },
-      });
-      const updated = await asFlink.request('PUT', `/api/v1/namespaces/${ns}/configmaps/ha-leader`, {
-        ...created,
-        data: { leader: 'jm-1' },
-      });
+      const created = await asFlink.create(
+        `/api/v1/namespaces/${ns}/configmaps`,
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'ha-leader' },
+          data: { leader: 'jm-0' },
+        },
+      );
+      const updated = await asFlink.request(
+        'PUT',
+        `/api/v1/namespaces/${ns}/configmaps/ha-leader`,
+        {
+          ...created,
+          data: { leader: 'jm-1' },
+        },
+      );
       expect(updated.data.leader).toBe('jm-1');
-      const denied = await asFlink.list(`/api/v1/namespaces/${ns}/secrets`).catch(e => e);
+      const denied = await asFlink
+        .list(`/api/v1/namespaces/${ns}/secrets`)
+        .catch(e => e);
       expect(denied).toBeInstanceOf(KubeApiError);
       expect(denied.status).toBe(403);
     } finally {
@@ -101,7 +138,9 @@ describe('RBAC and authentication are real', () => {
     const anonymous = client.withToken('');
     const forged = client.withToken('not-a-real-token');
     try {
-      expect((await anonymous.raw('GET', '/api/v1/namespaces')).status).toBe(401);
+      expect((await anonymous.raw('GET', '/api/v1/namespaces')).status).toBe(
+        401,
+      );
       expect((await forged.raw('GET', '/api/v1/namespaces')).status).toBe(401);
     } finally {
       anonymous.close();

@@ -1,5 +1,9 @@
 import fs from 'node:fs';
-import { ControlPlane, ControlPlaneOptions, startControlPlane } from './controlPlane';
+import {
+  ControlPlane,
+  ControlPlaneOptions,
+  startControlPlane,
+} from './controlPlane';
 import { Faults } from './faults';
 import { KubeClient } from './kubeClient';
 import { waitFor } from './processes';
@@ -8,22 +12,40 @@ import { waitFor } from './processes';
 export const SHARED_PLANE_ENV = 'FLINK_STANDALONE_TESTENV_PLANE';
 
 /** A control plane as a test sees it: whether it started it or joined a shared one. */
-export type SharedControlPlane = Omit<ControlPlane, 'stop' | 'startupMs' | 'workDir'>;
+export type SharedControlPlane = Omit<
+  ControlPlane,
+  'stop' | 'startupMs' | 'workDir'
+>;
 
 type PlaneFile = Pick<
   ControlPlane,
-  'server' | 'kubeconfig' | 'kubeconfigPath' | 'admin' | 'nodes' | 'storageClasses'
+  | 'server'
+  | 'kubeconfig'
+  | 'kubeconfigPath'
+  | 'admin'
+  | 'nodes'
+  | 'storageClasses'
 >;
 
 export function writeSharedPlaneFile(file: string, plane: ControlPlane): void {
-  const { server, kubeconfig, kubeconfigPath, admin, nodes, storageClasses } = plane;
-  const content: PlaneFile = { server, kubeconfig, kubeconfigPath, admin, nodes, storageClasses };
+  const { server, kubeconfig, kubeconfigPath, admin, nodes, storageClasses } =
+    plane;
+  const content: PlaneFile = {
+    server,
+    kubeconfig,
+    kubeconfigPath,
+    admin,
+    nodes,
+    storageClasses,
+  };
   fs.writeFileSync(file, JSON.stringify(content), { mode: 0o600 });
 }
 
 function notOwned(): Promise<void> {
   return Promise.reject(
-    new Error('the shared control plane belongs to the Jest global setup; use useControlPlane({ dedicated: true })'),
+    new Error(
+      'the shared control plane belongs to the Jest global setup; use useControlPlane({ dedicated: true })',
+    ),
   );
 }
 
@@ -38,7 +60,12 @@ export function connectSharedControlPlane(): SharedControlPlane | undefined {
     cert: info.admin.cert,
     key: info.admin.key,
   });
-  return { ...info, client, faults: new Faults(client, notOwned), restartApiServer: notOwned };
+  return {
+    ...info,
+    client,
+    faults: new Faults(client, notOwned),
+    restartApiServer: notOwned,
+  };
 }
 
 /**
@@ -59,13 +86,19 @@ export function useControlPlane(
     else plane?.client.close();
   }, 60_000);
   return () => {
-    if (!plane) throw new Error('the control plane is not started yet (call inside a test)');
+    if (!plane)
+      throw new Error(
+        'the control plane is not started yet (call inside a test)',
+      );
     return plane;
   };
 }
 
 /** A fresh namespace for one test, ready for pods (its default ServiceAccount exists). */
-export async function createTestNamespace(client: KubeClient, prefix = 'test'): Promise<string> {
+export async function createTestNamespace(
+  client: KubeClient,
+  prefix = 'test',
+): Promise<string> {
   const ns = await client.create('/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',

@@ -34,7 +34,9 @@ export function readRunStates(): { id: string; state: RunState }[] {
     .filter(f => f.endsWith('.json'))
     .flatMap(f => {
       try {
-        const state = JSON.parse(fs.readFileSync(path.join(runStateDir(), f), 'utf8'));
+        const state = JSON.parse(
+          fs.readFileSync(path.join(runStateDir(), f), 'utf8'),
+        );
         return [{ id: f.replace(/\.json$/, ''), state: state as RunState }];
       } catch {
         return [];

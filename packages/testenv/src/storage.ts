@@ -18,13 +18,19 @@ export interface VolumePoolOptions {
   intervalMs?: number;
 }
 
-function storageClass(name: string, mode: 'Immediate' | 'WaitForFirstConsumer', isDefault: boolean) {
+function storageClass(
+  name: string,
+  mode: 'Immediate' | 'WaitForFirstConsumer',
+  isDefault: boolean,
+) {
   return {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
     metadata: {
       name,
-      annotations: isDefault ? { 'storageclass.kubernetes.io/is-default-class': 'true' } : {},
+      annotations: isDefault
+        ? { 'storageclass.kubernetes.io/is-default-class': 'true' }
+        : {},
     },
     provisioner: 'kubernetes.io/no-provisioner',
     volumeBindingMode: mode,
@@ -41,7 +47,11 @@ export async function createStorageClasses(client: KubeClient): Promise<void> {
   );
   await client.create(
     '/apis/storage.k8s.io/v1/storageclasses',
-    storageClass(WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS, 'WaitForFirstConsumer', false),
+    storageClass(
+      WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
+      'WaitForFirstConsumer',
+      false,
+    ),
   );
 }
 
@@ -50,19 +60,31 @@ function volumeObject(storageClassName: string, capacity: string): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
-    metadata: { name, labels: { [POOL_LABEL]: 'true', 'testenv.flink-standalone.io/class': storageClassName } },
+    metadata: {
+      name,
+      labels: {
+        [POOL_LABEL]: 'true',
+        'testenv.flink-standalone.io/class': storageClassName,
+      },
+    },
     spec: {
       storageClassName,
       capacity: { storage: capacity },
       accessModes: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany'],
       persistentVolumeReclaimPolicy: 'Retain',
       // Never mounted (kwok runs no containers); a hostPath keeps the object valid.
-      hostPath: { path: `/tmp/flink-standalone-testenv/${name}`, type: 'DirectoryOrCreate' },
+      hostPath: {
+        path: `/tmp/flink-standalone-testenv/${name}`,
+        type: 'DirectoryOrCreate',
+      },
     },
   };
 }
 
-const POOL_CLASSES = [IMMEDIATE_STORAGE_CLASS, WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS];
+const POOL_CLASSES = [
+  IMMEDIATE_STORAGE_CLASS,
+  WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
+];
 
 /**
  * Keeps a pool of static PVs for the two classes, like a provisioner would: every pending claim
@@ -76,7 +98,10 @@ export class VolumePool {
   private readonly capacity: string;
   private readonly intervalMs: number;
 
-  constructor(private readonly client: KubeClient, options: VolumePoolOptions = {}) {
+  constructor(
+    private readonly client: KubeClient,
+    options: VolumePoolOptions = {},
+  ) {
     this.size = options.size ?? 4;
     this.capacity = options.capacity ?? '10Gi';
     this.intervalMs = options.intervalMs ?? 500;
@@ -102,12 +127,16 @@ export class VolumePool {
   /** One pass: delete released PVs, give pending claims a PV, refill the spare PVs. */
   async topUp(): Promise<void> {
     const [volumes, claims] = await Promise.all([
-      this.client.list(`/api/v1/persistentvolumes?labelSelector=${POOL_LABEL}%3Dtrue`),
+      this.client.list(
+        `/api/v1/persistentvolumes?labelSelector=${POOL_LABEL}%3Dtrue`,
+      ),
       this.client.list('/api/v1/persistentvolumeclaims'),
     ]);
     for (const pv of volumes.items) {
       if (['Released', 'Failed'].includes(pv.status?.phase)) {
-        await this.client.delete(`/api/v1/persistentvolumes/${pv.metadata.name}`);
+        await this.client.delete(
+          `/api/v1/persistentvolumes/${pv.metadata.name}`,
+        );
       }
     }
     for (const className of POOL_CLASSES) {
@@ -115,10 +144,16 @@ export class VolumePool {
     }
   }
 
-  private async topUpClass(className: string, volumes: KubeObject[], claims: KubeObject[]) {
+  private async topUpClass(
+    className: string,
+    volumes: KubeObject[],
+    claims: KubeObject[],
+  ) {
     const spare = volumes
       .filter(pv => pv.spec.storageClassName === className)
-      .filter(pv => (pv.status?.phase ?? 'Pending') !== 'Bound' && !pv.spec.claimRef)
+      .filter(
+        pv => (pv.status?.phase ?? 'Pending') !== 'Bound' && !pv.spec.claimRef,
+      )
       .filter(pv => !['Released', 'Failed'].includes(pv.status?.phase))
       .map(pv => parseQuantity(pv.spec.capacity.storage))
       .sort((a, b) => a - b);
@@ -133,13 +168,23 @@ export class VolumePool {
     const toCreate: string[] = [];
     for (const claim of waiting) {
       const request: string = claim.spec.resources?.requests?.storage ?? '1Gi';
-      const fit = spare.findIndex(capacity => capacity >= parseQuantity(request));
+      const fit = spare.findIndex(
+        capacity => capacity >= parseQuantity(request),
+      );
       if (fit >= 0) spare.splice(fit, 1);
-      else toCreate.push(parseQuantity(request) > parseQuantity(this.capacity) ? request : this.capacity);
+      else
+        toCreate.push(
+          parseQuantity(request) > parseQuantity(this.capacity)
+            ? request
+            : this.capacity,
+        );
     }
     for (let i = spare.length; i < this.size; i++) toCreate.push(this.capacity);
     for (const capacity of toCreate) {
-      await this.client.create('/api/v1/persistentvolumes', volumeObject(className, capacity));
+      await this.client.create(
+        '/api/v1/persistentvolumes',
+        volumeObject(className, capacity),
+      );
     }
   }
 }

@@ -7,24 +7,37 @@ export function isPodReady(pod: KubeObject): boolean {
   return (
     pod.status?.phase === 'Running' &&
     (pod.status?.conditions ?? []).some(
-      (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+      (c: { type: string; status: string }) =>
+        c.type === 'Ready' && c.status === 'True',
     )
   );
 }
 
-export function simplePod(name: string, extra: Partial<KubeObject['spec']> = {}): KubeObject {
+export function simplePod(
+  name: string,
+  extra: Partial<KubeObject['spec']> = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, labels: { app: name } },
-    spec: { containers: [{ name: 'main', image: 'example.invalid/app:1.0' }], ...extra },
+    spec: {
+      containers: [{ name: 'main', image: 'example.invalid/app:1.0' }],
+      ...extra,
+    },
   };
 }
 
-export async function createReadyPod(client: KubeClient, namespace: string, name: string) {
+export async function createReadyPod(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+) {
   await client.create(`/api/v1/namespaces/${namespace}/pods`, simplePod(name));
   return waitFor(`pod ${namespace}/${name} Ready`, async () => {
-    const pod = await client.get(`/api/v1/namespaces/${namespace}/pods/${name}`);
+    const pod = await client.get(
+      `/api/v1/namespaces/${namespace}/pods/${name}`,
+    );
     return isPodReady(pod) ? pod : undefined;
   });
 }

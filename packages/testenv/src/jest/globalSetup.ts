@@ -16,8 +16,13 @@ export default async function globalSetup(): Promise<void> {
   const plane = await startControlPlane({
     log: line => process.stderr.write(`[testenv] ${line}\n`),
   });
-  process.stderr.write(`[testenv] control plane ready in ${plane.startupMs} ms: ${plane.kubeconfigPath}\n`);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'flink-standalone-jest-')), 'plane.json');
+  process.stderr.write(
+    `[testenv] control plane ready in ${plane.startupMs} ms: ${plane.kubeconfigPath}\n`,
+  );
+  const file = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'flink-standalone-jest-')),
+    'plane.json',
+  );
   writeSharedPlaneFile(file, plane);
   process.env[SHARED_PLANE_ENV] = file;
   globalThis.flinkStandaloneTestenvPlane = plane;
