@@ -4,7 +4,10 @@
 # FLINK_STANDALONE_BIN_DIR) are not rebuilt.
 set -euo pipefail
 
+K8S_PINNED="${K8S_VERSION:-}"
 K8S_VERSION="${K8S_VERSION:-v1.37.2}"
+# Used when the newest fails to build with the installed Go (only when K8S_VERSION is not set).
+K8S_FALLBACK_VERSION="${K8S_FALLBACK_VERSION:-v1.36.3}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
 CACHE="${FLINK_STANDALONE_CACHE:-$HOME/.cache/flink-standalone}"
@@ -105,9 +108,23 @@ build_kwok() {
   go_build "kwok $KWOK_VERSION" "$src" "$root/bin" "-X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok
 }
 
+# Tries K8S_VERSION, then the fallback; a version that failed once is not retried (marker file).
+build_kubernetes_any() {
+  local failed="$CACHE/k8s/$K8S_VERSION/build-failed"
+  if [[ ! -e "$failed" || -n "$K8S_PINNED" ]]; then
+    if build_kubernetes; then return; fi
+    [[ -n "$K8S_PINNED" ]] && return 1
+    mkdir -p "$(dirname "$failed")" && date -u >"$failed"
+  fi
+  log "kubernetes $K8S_VERSION does not build here; using $K8S_FALLBACK_VERSION"
+  K8S_VERSION="$K8S_FALLBACK_VERSION" build_kubernetes
+}
+
 mkdir -p "$CACHE/logs"
 LOG="$CACHE/logs/build-$(date -u +%Y%m%dT%H%M%S).log"
 total=$SECONDS
 targets=("${@:-etcd kubernetes kwok}"); targets=(${targets[*]})
-for t in "${targets[@]}"; do "build_$t"; done
+for t in "${targets[@]}"; do
+  if [[ "$t" == kubernetes ]]; then build_kubernetes_any; else "build_$t"; fi
+done
 log "all binaries ready in $((SECONDS - total)) s"

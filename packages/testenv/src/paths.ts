@@ -47,8 +47,16 @@ const VERSION_FOLDERS: Record<BinaryName, () => string> = {
   kubectl: kubernetesFolder,
 };
 
+/** The build script falls back to this version when the default does not build. */
+export const FALLBACK_KUBERNETES_VERSION = 'v1.36.3';
+
 function kubernetesFolder(): string {
-  return `k8s/${process.env.K8S_VERSION ?? DEFAULT_VERSIONS.kubernetes}`;
+  if (process.env.K8S_VERSION) return `k8s/${process.env.K8S_VERSION}`;
+  const built = [DEFAULT_VERSIONS.kubernetes, FALLBACK_KUBERNETES_VERSION].find(
+    v =>
+      fs.existsSync(path.join(cacheDir(), 'k8s', v, 'bin', 'kube-apiserver')),
+  );
+  return `k8s/${built ?? DEFAULT_VERSIONS.kubernetes}`;
 }
 
 function cachedBinary(name: BinaryName): string {
