@@ -86,7 +86,7 @@ describe('applyCluster', () => {
     expect(second.objects.map(o => o.action)).toEqual(Array(6).fill('unchanged'));
     expect(await versions()).toEqual(before);
     const stored = await plane().client.get(path('StatefulSet', 'orders-taskmanager'));
-    expect(stored.metadata.managedFields?.map((m: any) => m.manager)).toContain('flink-standalone');
+    expect((stored.metadata.managedFields as { manager: string }[]).map(m => m.manager)).toContain('flink-standalone');
   });
 
   it('dry run validates on the server and creates nothing', async () => {

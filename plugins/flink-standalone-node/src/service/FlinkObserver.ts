@@ -2,8 +2,8 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
 import type { ClusterRegistry } from '../cluster/ClusterRegistry';
 import type { FlinkClusterRef } from '../apply/clusterOperations';
-import { observeCluster } from '../observer/observeCluster';
-import { DEFAULT_OBSERVE_OPTIONS } from '../observer/types';
+import { observeCluster } from '../observer';
+import { DEFAULT_OBSERVE_OPTIONS } from '../observer';
 import { FlinkRestClient } from '../rest/FlinkRestClient';
 import { ClusterWatchCache } from '../watch/ClusterWatchCache';
 
