@@ -72,7 +72,8 @@ function ephemeralOrigin(
 
 /**
  * The StatefulSet controller names claims <template>-<statefulset>-<ordinal>. Matching on the
- * name works even when the StatefulSet was deleted with its claims orphaned.
+ * name also places claims a StatefulSet left behind (deleted with its claims orphaned, or
+ * replaced by a Deployment of the same name).
  */
 function statefulSetOrigin(
   claim: V1PersistentVolumeClaim,
@@ -80,7 +81,6 @@ function statefulSetOrigin(
 ): ClaimOrigin | undefined {
   const name = claim.metadata?.name ?? '';
   for (const workload of ctx.workloads) {
-    if (workload.status?.kind === 'Deployment') continue;
     const match = new RegExp(
       `^(.+)-${escapeRegExp(workload.name)}-(\\d+)$`,
     ).exec(name);

@@ -1055,6 +1055,48 @@ describe('observeCluster: Deployments', () => {
     });
   });
 
+  it('a rollout is not complete while an old pod remains, even with all new pods ready', () => {
+    const status = observe(
+      scenario({
+        taskManager: {
+          kind: 'Deployment',
+          replicas: 2,
+          pods: 3,
+          currentRevision: '5d8f9c7b4',
+        },
+        faults: {
+          'orders-taskmanager-7c4b9d5f8-xck2p': fromReplicaSet('5d8f9c7b4'),
+        },
+      }),
+    );
+    expect(status.taskManager?.replicas).toMatchObject({
+      desired: 2,
+      current: 3,
+      updated: 2,
+    });
+    expect(status.taskManager?.rolloutComplete).toBe(false);
+    expect(condition(status, 'RolloutComplete').status).toBe('False');
+  });
+
+  it('places claims a StatefulSet left behind when a Deployment replaced it', () => {
+    const leftover = scenario().claims[1];
+    const snapshot = scenario({
+      taskManager: { kind: 'Deployment', replicas: 1 },
+    });
+    expect(
+      claim(
+        observe({ ...snapshot, claims: [leftover] }),
+        'data-orders-taskmanager-1',
+      ),
+    ).toMatchObject({
+      ordinal: 1,
+      template: 'data',
+      component: 'taskmanager',
+      retention: undefined,
+      pod: undefined,
+    });
+  });
+
   it('without ReplicaSets, knows the revision once the rollout is complete, not before', () => {
     const complete = observe(
       scenario({

@@ -13,7 +13,7 @@ import { componentErrors } from './errors';
 import { recentEvents } from './events';
 import { summarizeRest } from './flink';
 import { componentLabel, isSimulatedNode } from './kube';
-import { summarizePod } from './pods';
+import { PodContext, summarizePod } from './pods';
 import {
   ClusterSnapshot,
   DEFAULT_OBSERVE_OPTIONS,
@@ -45,25 +45,28 @@ export function observeCluster(
     snapshot.nodes.map(n => [n.metadata?.name ?? '', n] as const),
   );
   const names = clusterObjectNames(snapshot.name);
-  const stuckAfterSeconds =
-    options.stuckTerminatingAfterSeconds ??
-    DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds;
-  const view = (
-    component: FlinkComponent,
-    name: string,
-    workload: Workload | undefined,
-  ) =>
-    componentView(snapshot, {
-      component,
-      name,
-      workload,
-      nodes,
-      now: options.now.getTime(),
-      stuckAfterMs: stuckAfterSeconds * 1000,
-    });
+  const environment: PodEnvironment = {
+    nodes,
+    now: options.now.getTime(),
+    stuckAfterMs:
+      (options.stuckTerminatingAfterSeconds ??
+        DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds) * 1000,
+  };
   const components = [
-    view('jobmanager', names.jobManager, snapshot.jobManager),
-    view('taskmanager', names.taskManager, snapshot.taskManager),
+    componentView(
+      snapshot,
+      'jobmanager',
+      names.jobManager,
+      snapshot.jobManager,
+      environment,
+    ),
+    componentView(
+      snapshot,
+      'taskmanager',
+      names.taskManager,
+      snapshot.taskManager,
+      environment,
+    ),
   ];
   const [jm, tm] = components;
   const pods = components.flatMap(c => c.pods.map(p => p.status));
@@ -126,43 +129,34 @@ function staleNote(lastSyncedAt: string | undefined): string {
   return `(stale: the watch is disconnected; state as of ${lastSyncedAt ?? 'an unknown time'})`;
 }
 
+/** What every pod summary needs besides its component. */
+type PodEnvironment = Pick<PodContext, 'nodes' | 'now' | 'stuckAfterMs'>;
+
 function componentView(
   snapshot: ClusterSnapshot,
-  ctx: {
-    component: FlinkComponent;
-    name: string;
-    workload?: Workload;
-    nodes: ReadonlyMap<string, V1Node>;
-    now: number;
-    stuckAfterMs: number;
-  },
+  component: FlinkComponent,
+  name: string,
+  workload: Workload | undefined,
+  environment: PodEnvironment,
 ): ComponentView {
   const raw = snapshot.pods.filter(
-    p => componentLabel(p.metadata) === ctx.component,
+    p => componentLabel(p.metadata) === component,
   );
-  const status = ctx.workload
-    ? summarizeWorkload(ctx.workload, ctx.component, raw, snapshot.replicaSets)
+  const status = workload
+    ? summarizeWorkload(workload, component, raw, snapshot.replicaSets)
     : undefined;
   const pods = raw
     .map(pod => ({
       raw: pod,
       status: summarizePod(pod, {
-        component: ctx.component,
-        workloadName: ctx.name,
+        ...environment,
+        component,
+        workloadName: name,
         workload: status,
-        nodes: ctx.nodes,
-        now: ctx.now,
-        stuckAfterMs: ctx.stuckAfterMs,
       }),
     }))
     .sort((a, b) => byOrdinalThenName(a.status, b.status));
-  return {
-    component: ctx.component,
-    name: ctx.name,
-    workload: ctx.workload,
-    status,
-    pods,
-  };
+  return { component, name, workload, status, pods };
 }
 
 /** Null ordinals (Deployment pods) after numbered ones. */
