@@ -139,7 +139,7 @@ export interface PodStatus {
   startTime?: string;
   /** The first waiting reason of the pod's containers (init containers first), e.g. ContainerCreating. */
   waitingReason?: string;
-  /** The first current or last termination reason of the pod's containers, e.g. OOMKilled, Error. */
+  /** The first current or last termination reason of the pod's containers but `Completed`, e.g. OOMKilled, Error. */
   terminatedReason?: string;
   deletionTimestamp?: string;
   /** When deletion was requested: deletionTimestamp minus the grace period. */

@@ -95,7 +95,7 @@ export function statefulSetOrdinal(
 }
 
 /** `<prefix>-<n>` → n */
-export function ordinalSuffix(name: string, prefix: string): number | null {
+function ordinalSuffix(name: string, prefix: string): number | null {
   if (!name.startsWith(`${prefix}-`)) return null;
   const rest = name.slice(prefix.length + 1);
   return /^\d+$/.test(rest) ? Number(rest) : null;

@@ -5,6 +5,7 @@ import {
   isHealthy,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import { observeCluster } from './observeCluster';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterSnapshot, FlinkRestObservation } from './types';
 import {
   NOW,
@@ -1386,6 +1387,31 @@ describe('observeCluster: pods', () => {
       waitingReason: 'CrashLoopBackOff',
       terminatedReason: 'OOMKilled',
     });
+  });
+
+  it('a finished init container (the job jar fetcher) is no termination reason', () => {
+    const withFetcher = (p: V1Pod): V1Pod => ({
+      ...p,
+      status: {
+        ...p.status,
+        initContainerStatuses: [
+          {
+            name: 'fetch-job-jar',
+            image: 'curlimages/curl:8.10.1',
+            imageID: '',
+            ready: true,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
+        ],
+      },
+    });
+    const status = observe(scenario({ faults: { 'orders-0': withFetcher } }));
+    expect(pod(status, 'orders-0').terminatedReason).toBeUndefined();
+    const crashed = observe(
+      scenario({ faults: { 'orders-0': both(withFetcher, crashLoop) } }),
+    );
+    expect(pod(crashed, 'orders-0').terminatedReason).toBe('Error');
   });
 
   it('accepts RFC 3339 strings where the typed client has Dates (raw watch objects)', () => {

@@ -66,7 +66,8 @@ export function summarizePod(pod: V1Pod, ctx: PodContext): PodStatus {
       ?.reason,
     terminatedReason: statuses
       .map(c => c.state?.terminated?.reason ?? c.lastState?.terminated?.reason)
-      .find(reason => reason !== undefined),
+      // An init container that finished its work is no news.
+      .find(reason => reason !== undefined && reason !== 'Completed'),
     deletionTimestamp: isoTime(pod.metadata?.deletionTimestamp),
     terminatingSince: termination && new Date(termination.since).toISOString(),
     stuck,
