@@ -7,3 +7,6 @@
 export * from './spec';
 export * from './render';
 export * from './status';
+export * from './annotations';
+export * from './permissions';
+export * from './api';

@@ -1,0 +1,38 @@
+import { createPermission } from '@backstage/plugin-permission-common';
+import { RESOURCE_TYPE_CATALOG_ENTITY } from '@backstage/plugin-catalog-common/alpha';
+
+/**
+ * Resource permissions on catalog entities: a policy can allow them per entity (owner, kind,
+ * annotations…) with the catalog's permission rules.
+ */
+export const flinkStandaloneStatusReadPermission = createPermission({
+  name: 'flink.standalone.status.read',
+  attributes: { action: 'read' },
+  resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
+});
+
+/** Creating or updating a cluster (the scaffolder's apply action). */
+export const flinkStandaloneApplyPermission = createPermission({
+  name: 'flink.standalone.apply',
+  attributes: { action: 'update' },
+  resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
+});
+
+export const flinkStandaloneScalePermission = createPermission({
+  name: 'flink.standalone.scale',
+  attributes: { action: 'update' },
+  resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
+});
+
+export const flinkStandaloneDeletePermission = createPermission({
+  name: 'flink.standalone.delete',
+  attributes: { action: 'delete' },
+  resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
+});
+
+export const flinkStandalonePermissions = [
+  flinkStandaloneStatusReadPermission,
+  flinkStandaloneApplyPermission,
+  flinkStandaloneScalePermission,
+  flinkStandaloneDeletePermission,
+];
