@@ -53,3 +53,4 @@ export {
 } from './shared';
 export type { SharedControlPlane } from './shared';
 export { cleanUpStaleRuns } from './cleanup';
+export { createReadyPod, holds, isPodReady, simplePod } from './testHelpers';
