@@ -1,0 +1,33 @@
+/*
+ * The example Backstage backend: catalog (with the example catalog and template), scaffolder
+ * (with the Flink Standalone actions), the permission framework (with a policy that exercises
+ * the Flink Standalone permissions), guest sign-in, and the Flink Standalone backend plugin.
+ */
+import { createBackend } from '@backstage/backend-defaults';
+import { createBackendModule } from '@backstage/backend-plugin-api';
+import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
+import { FlinkStandaloneExamplePolicy } from './permissionPolicy';
+
+const examplePermissionPolicy = createBackendModule({
+  pluginId: 'permission',
+  moduleId: 'flink-standalone-example-policy',
+  register(reg) {
+    reg.registerInit({
+      deps: { policy: policyExtensionPoint },
+      async init({ policy }) {
+        policy.setPolicy(new FlinkStandaloneExamplePolicy());
+      },
+    });
+  },
+});
+
+const backend = createBackend();
+backend.add(import('@backstage/plugin-auth-backend'));
+backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
+backend.add(import('@backstage/plugin-catalog-backend'));
+backend.add(import('@backstage/plugin-catalog-backend-module-scaffolder-entity-model'));
+backend.add(import('@backstage/plugin-scaffolder-backend'));
+backend.add(import('@backstage/plugin-permission-backend'));
+backend.add(examplePermissionPolicy);
+backend.add(import('@flink-standalone/plugin-flink-standalone-backend'));
+backend.start();

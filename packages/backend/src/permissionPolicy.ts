@@ -1,0 +1,48 @@
+import {
+  AuthorizeResult,
+  PolicyDecision,
+  isPermission,
+} from '@backstage/plugin-permission-common';
+import type { PermissionPolicy, PolicyQuery, PolicyQueryUser } from '@backstage/plugin-permission-node';
+import {
+  catalogConditions,
+  createCatalogConditionalDecision,
+} from '@backstage/plugin-catalog-backend/alpha';
+import {
+  flinkStandaloneApplyPermission,
+  flinkStandaloneDeletePermission,
+  flinkStandaloneScalePermission,
+  flinkStandaloneStatusReadPermission,
+} from '@flink-standalone/plugin-flink-standalone-common';
+
+/** Users who may look but not touch: they read status and get 403 on everything else. */
+export const READ_ONLY_USERS = ['user:default/viewer'];
+/** Members may operate every Flink cluster, whoever owns it. */
+export const PLATFORM_GROUP = 'group:default/platform-team';
+
+const OPERATIONS = [flinkStandaloneApplyPermission, flinkStandaloneScalePermission, flinkStandaloneDeletePermission];
+
+/**
+ * The example app's policy, exercising Flink Standalone's permissions:
+ * - everyone signed in may read a cluster's status;
+ * - apply, scale and delete: the platform team on every entity, other users on entities their
+ *   groups (or they) own, read-only users never;
+ * - everything else is allowed (a demo app).
+ */
+export class FlinkStandaloneExamplePolicy implements PermissionPolicy {
+  async handle(request: PolicyQuery, user?: PolicyQueryUser): Promise<PolicyDecision> {
+    if (isPermission(request.permission, flinkStandaloneStatusReadPermission)) {
+      return { result: AuthorizeResult.ALLOW };
+    }
+    const operation = OPERATIONS.find(p => isPermission(request.permission, p));
+    if (!operation) return { result: AuthorizeResult.ALLOW };
+    const userRef = user?.info.userEntityRef;
+    const ownership = user?.info.ownershipEntityRefs ?? [];
+    if (!userRef || READ_ONLY_USERS.includes(userRef)) return { result: AuthorizeResult.DENY };
+    if (ownership.includes(PLATFORM_GROUP)) return { result: AuthorizeResult.ALLOW };
+    return createCatalogConditionalDecision(
+      operation as typeof flinkStandaloneScalePermission,
+      catalogConditions.isEntityOwner({ claims: ownership }),
+    );
+  }
+}

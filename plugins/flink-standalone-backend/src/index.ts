@@ -1,0 +1,6 @@
+/**
+ * The flink-standalone backend plugin.
+ *
+ * @packageDocumentation
+ */
+export { flinkStandalonePlugin as default } from './plugin';

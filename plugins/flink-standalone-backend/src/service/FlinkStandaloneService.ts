@@ -1,0 +1,121 @@
+import type { BackstageCredentials, LoggerService } from '@backstage/backend-plugin-api';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
+import type { CatalogService } from '@backstage/plugin-catalog-node';
+import { AuthorizeResult, ResourcePermission } from '@backstage/plugin-permission-common';
+import type { PermissionsService } from '@backstage/backend-plugin-api';
+import {
+  ANNOTATION_FLINK_UI_URL,
+  DeleteResponse,
+  EntityFlinkStatusResponse,
+  FlinkClusterLocation,
+  ScaleResponse,
+  flinkStandaloneDeletePermission,
+  flinkStandaloneScalePermission,
+  flinkStandaloneStatusReadPermission,
+  getFlinkClusterLocation,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  ClusterRegistry,
+  FlinkKubernetesCluster,
+  FlinkObserver,
+  deleteCluster,
+  directBaseUrl,
+  scaleTaskManagers,
+} from '@flink-standalone/plugin-flink-standalone-node';
+
+export interface EntityRefParts {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export interface FlinkStandaloneServiceOptions {
+  registry: ClusterRegistry;
+  observer: FlinkObserver;
+  catalog: CatalogService;
+  permissions: PermissionsService;
+  logger: LoggerService;
+}
+
+/**
+ * What the routes do, apart from HTTP: find the caller's entity in the catalog (with the
+ * caller's credentials), authorize the caller for it, and act on its Flink cluster.
+ */
+export class FlinkStandaloneService {
+  constructor(private readonly options: FlinkStandaloneServiceOptions) {}
+
+  /** The entity, as the caller may see it (404 otherwise), after the caller is authorized (403). */
+  private async authorizedEntity(
+    ref: EntityRefParts,
+    permission: ResourcePermission<'catalog-entity'>,
+    credentials: BackstageCredentials,
+  ): Promise<{ entity: Entity; location: FlinkClusterLocation; cluster: FlinkKubernetesCluster }> {
+    const entityRef = stringifyEntityRef(ref);
+    const entity = await this.options.catalog.getEntityByRef(entityRef, { credentials });
+    if (!entity) throw new NotFoundError(`Entity ${entityRef} is not in the catalog`);
+    const [decision] = await this.options.permissions.authorize([{ permission, resourceRef: entityRef }], {
+      credentials,
+    });
+    if (decision.result !== AuthorizeResult.ALLOW) {
+      throw new NotAllowedError(`Not allowed to ${permission.name} on ${entityRef}`);
+    }
+    const location = getFlinkClusterLocation(entity);
+    if (!this.options.registry.list().some(c => c.name === location.kubernetesCluster)) {
+      throw new InputError(
+        `Entity ${entityRef} names Kubernetes cluster "${location.kubernetesCluster}", which is not configured`,
+      );
+    }
+    // Refuses a namespace outside the cluster's allowed list before any Kubernetes call.
+    const cluster = this.options.registry.authorize(location.kubernetesCluster, location.namespace);
+    return { entity, location, cluster };
+  }
+
+  async getStatus(ref: EntityRefParts, credentials: BackstageCredentials): Promise<EntityFlinkStatusResponse> {
+    const { entity, location, cluster } = await this.authorizedEntity(
+      ref,
+      flinkStandaloneStatusReadPermission,
+      credentials,
+    );
+    const status = await this.options.observer.getStatus({
+      cluster: location.kubernetesCluster,
+      namespace: location.namespace,
+      name: location.name,
+    });
+    return { location, status, flinkUiUrl: this.flinkUiUrl(entity, cluster, location) };
+  }
+
+  async scale(ref: EntityRefParts, taskManagers: number, credentials: BackstageCredentials): Promise<ScaleResponse> {
+    const { location, cluster } = await this.authorizedEntity(ref, flinkStandaloneScalePermission, credentials);
+    const result = await scaleTaskManagers(cluster, location, taskManagers);
+    this.options.logger.info(
+      `Scaled ${location.namespace}/${result.name} on ${cluster.name} from ${result.previousReplicas} to ${result.replicas} TaskManagers for ${stringifyEntityRef(ref)}`,
+    );
+    return result;
+  }
+
+  async delete(
+    ref: EntityRefParts,
+    deleteClaims: boolean | undefined,
+    credentials: BackstageCredentials,
+  ): Promise<DeleteResponse> {
+    const { location, cluster } = await this.authorizedEntity(ref, flinkStandaloneDeletePermission, credentials);
+    const result = await deleteCluster(cluster, location, { deleteClaims });
+    this.options.logger.info(
+      `Deleted Flink cluster ${location.namespace}/${location.name} on ${cluster.name} for ${stringifyEntityRef(ref)} (claims deleted: ${result.claimsDeleted.length}, kept: ${result.claimsKept.length})`,
+    );
+    return {
+      deleted: result.deleted.map(({ kind, name }) => ({ kind, name })),
+      claimsDeleted: result.claimsDeleted,
+      claimsKept: result.claimsKept,
+    };
+  }
+
+  /** The annotation's URL, or the direct REST URL (the Flink UI is served by the REST endpoint). */
+  private flinkUiUrl(entity: Entity, cluster: FlinkKubernetesCluster, location: FlinkClusterLocation) {
+    const annotated = entity.metadata.annotations?.[ANNOTATION_FLINK_UI_URL];
+    if (annotated) return annotated;
+    const { mode, baseUrl } = cluster.flinkRest;
+    return mode === 'direct' && baseUrl ? directBaseUrl(baseUrl, location.namespace, location.name) : undefined;
+  }
+}

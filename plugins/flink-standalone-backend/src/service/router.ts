@@ -1,0 +1,87 @@
+import type { HttpAuthService } from '@backstage/backend-plugin-api';
+import { InputError } from '@backstage/errors';
+import {
+  parseClusterSpec,
+  renderCluster,
+  toYaml,
+  validateClusterSpec,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import type { ClusterRegistry } from '@flink-standalone/plugin-flink-standalone-node';
+import express from 'express';
+import Router from 'express-promise-router';
+import { z } from 'zod';
+import type { FlinkStandaloneService } from './FlinkStandaloneService';
+
+export interface RouterOptions {
+  service: FlinkStandaloneService;
+  registry: ClusterRegistry;
+  httpAuth: HttpAuthService;
+}
+
+/** Entity refs in the path: kind, namespace and name as the catalog spells them. */
+const entityParams = z.object({
+  kind: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, { error: 'must be an entity kind such as component' }),
+  namespace: z.string().regex(/^[a-z0-9][-a-z0-9]*$/i, { error: 'must be an entity namespace' }),
+  name: z.string().regex(/^[A-Za-z0-9][-A-Za-z0-9_.]*$/, { error: 'must be an entity name' }),
+});
+
+const scaleBody = z.strictObject({
+  taskManagers: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(0).max(1000),
+});
+
+const deleteQuery = z.strictObject({
+  deleteClaims: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+});
+
+const renderBody = z.strictObject({ spec: z.unknown() });
+
+/** Parses with zod; a failure is a 400 that names each field and its rule. */
+function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map(issue => `${[where, ...issue.path].join('.')}: ${issue.message}`);
+  throw new InputError(`Invalid request: ${problems.join('; ')}`);
+}
+
+export function createRouter({ service, registry, httpAuth }: RouterOptions): express.Router {
+  const router = Router();
+  router.use(express.json({ limit: '1mb' }));
+
+  router.get('/entities/:namespace/:kind/:name/status', async (req, res) => {
+    const ref = parse(entityParams, req.params, 'params');
+    res.json(await service.getStatus(ref, await httpAuth.credentials(req)));
+  });
+
+  router.post('/entities/:namespace/:kind/:name/scale', async (req, res) => {
+    const ref = parse(entityParams, req.params, 'params');
+    const { taskManagers } = parse(scaleBody, req.body, 'body');
+    res.json(await service.scale(ref, taskManagers, await httpAuth.credentials(req)));
+  });
+
+  router.delete('/entities/:namespace/:kind/:name', async (req, res) => {
+    const ref = parse(entityParams, req.params, 'params');
+    const { deleteClaims } = parse(deleteQuery, req.query, 'query');
+    const flag = deleteClaims === undefined ? undefined : deleteClaims === 'true';
+    res.json(await service.delete(ref, flag, await httpAuth.credentials(req)));
+  });
+
+  // A preview for forms: the manifests of a spec, or every problem with it (not an error).
+  router.post('/render', async (req, res) => {
+    await httpAuth.credentials(req);
+    const { spec } = parse(renderBody, req.body, 'body');
+    const validation = validateClusterSpec(spec);
+    if (!validation.valid) {
+      res.json({ valid: false, problems: validation.problems });
+      return;
+    }
+    const objects = renderCluster(parseClusterSpec(spec));
+    res.json({ valid: true, problems: [], objects, yaml: toYaml(objects) });
+  });
+
+  router.get('/clusters', async (req, res) => {
+    await httpAuth.credentials(req);
+    res.json({ clusters: registry.list().map(({ name }) => ({ name })) });
+  });
+
+  return router;
+}
