@@ -1,0 +1,237 @@
+import type {
+  LoggerService,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
+import {
+  parseEntityRef,
+  stringifyEntityRef,
+} from '@backstage/catalog-model';
+import type { Config } from '@backstage/config';
+import { InputError } from '@backstage/errors';
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { renderCluster } from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  ApplyProgress,
+  ClusterRegistry,
+  applyCluster,
+} from '@flink-standalone/plugin-flink-standalone-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ClaimTemplates } from '../claimTemplates/ClaimTemplates';
+import { authorizeApply } from '../apply/authorizeApply';
+import { flinkUiUrlFor } from '../apply/flinkUiUrl';
+import { FlinkManifests, readManifests } from '../apply/readManifests';
+import { waitForCluster } from '../apply/waitForCluster';
+import { applyExamples } from './apply.examples';
+import { SpecSource, loadSpec } from './specSource';
+import { specInputs } from './specInputs';
+
+export const APPLY_ACTION_ID = 'flink:standalone:apply';
+const DEFAULT_TIMEOUT_SECONDS = 600;
+
+export interface ApplyActionOptions {
+  claimTemplates: ClaimTemplates;
+  /** Called on the first apply, so a scaffolder without Kubernetes access still starts. */
+  clusters: () => ClusterRegistry;
+  permissions: PermissionsService;
+  config: Config;
+  logger?: LoggerService;
+  /** How long a Flink REST answer is reused while waiting; tests shorten it. */
+  restMaxAgeMs?: number;
+}
+
+type ManifestSource = SpecSource & { manifestsPath?: string };
+
+async function objectsToApply(
+  workspacePath: string,
+  input: ManifestSource,
+  claimTemplates: ClaimTemplates,
+): Promise<FlinkManifests> {
+  const given = [input.spec, input.specFile, input.manifestsPath].filter(
+    v => v !== undefined,
+  );
+  if (given.length !== 1) {
+    throw new InputError(
+      'Give exactly one of the inputs spec, specFile and manifestsPath',
+    );
+  }
+  if (input.manifestsPath !== undefined) {
+    return readManifests(workspacePath, input.manifestsPath);
+  }
+  const { spec } = await loadSpec(workspacePath, input, claimTemplates);
+  return {
+    objects: renderCluster(spec) as KubernetesObject[],
+    name: spec.name,
+    namespace: spec.namespace,
+  };
+}
+
+function entityRefOf(value: string): string {
+  try {
+    return stringifyEntityRef(
+      parseEntityRef(value, { defaultKind: 'component', defaultNamespace: 'default' }),
+    );
+  } catch (error) {
+    throw new InputError(`entityRef: ${(error as Error).message}`);
+  }
+}
+
+function describeProgress(p: ApplyProgress, dryRun: boolean): string | undefined {
+  if (p.type === 'recreating') {
+    return `Recreating ${p.object.kind}/${p.object.name} (pods and claims stay)`;
+  }
+  if (p.type !== 'applied') return undefined;
+  return `${dryRun ? '[dry run] ' : ''}${p.object.kind}/${p.object.name} ${p.action} (${p.index + 1}/${p.total})`;
+}
+
+/**
+ * Server-side applies a Flink cluster and waits until it is READY. A dry-run template run
+ * does a server-side dry run. Permission and namespace are checked before Kubernetes is called.
+ */
+export function createApplyAction(options: ApplyActionOptions) {
+  return createTemplateAction({
+    id: APPLY_ACTION_ID,
+    description:
+      'Creates or updates a standalone Flink cluster on Kubernetes with server-side apply and waits until it is READY, logging each object applied and the observer state (pods ready, claims bound).',
+    examples: applyExamples,
+    supportsDryRun: true,
+    schema: {
+      input: {
+        ...specInputs,
+        manifestsPath: z =>
+          z
+            .string()
+            .optional()
+            .describe(
+              'Workspace file or folder of manifests from flink:standalone:render. Give spec, specFile or manifestsPath.',
+            ),
+        cluster: z =>
+          z
+            .string()
+            .describe('The Kubernetes cluster name, as configured in kubernetes.clusterLocatorMethods or flinkStandalone.clusters'),
+        entityRef: z =>
+          z
+            .string()
+            .describe(
+              'The catalog component the Flink cluster belongs to; the initiator needs flink.standalone.apply on it',
+            ),
+        waitForReady: z =>
+          z
+            .boolean()
+            .optional()
+            .describe('Wait until the cluster is READY (default true)'),
+        timeoutSeconds: z =>
+          z
+            .number()
+            .int()
+            .positive()
+            .optional()
+            .describe(`How long to wait for READY (default ${DEFAULT_TIMEOUT_SECONDS})`),
+        force: z =>
+          z
+            .boolean()
+            .optional()
+            .describe('Take over fields another field manager owns (default false)'),
+        recreate: z =>
+          z
+            .boolean()
+            .optional()
+            .describe(
+              'When StatefulSet claim templates change: recreate the StatefulSet, keeping pods and claims (default false)',
+            ),
+        flinkUiUrl: z =>
+          z
+            .string()
+            .optional()
+            .describe('The Flink UI URL to report, instead of the configured one'),
+      },
+      output: {
+        name: z => z.string(),
+        namespace: z => z.string(),
+        dryRun: z => z.boolean(),
+        objects: z =>
+          z
+            .array(
+              z.object({
+                kind: z.string(),
+                name: z.string(),
+                namespace: z.string().optional(),
+                action: z.string(),
+              }),
+            )
+            .describe('Each object applied and what happened: created, configured, unchanged or recreated'),
+        flinkUiUrl: z => z.string().optional(),
+        state: z =>
+          z
+            .string()
+            .optional()
+            .describe('The final observer state (READY after a wait); absent without a wait'),
+        summary: z =>
+          z.string().optional().describe('The final observer summary line'),
+      },
+    },
+    async handler(ctx) {
+      const { objects, name, namespace } = await objectsToApply(
+        ctx.workspacePath,
+        ctx.input,
+        options.claimTemplates,
+      );
+      const entityRef = entityRefOf(ctx.input.entityRef);
+      await authorizeApply(
+        options.permissions,
+        entityRef,
+        await ctx.getInitiatorCredentials(),
+      );
+      const cluster = options.clusters().authorize(ctx.input.cluster, namespace);
+      const dryRun = Boolean(ctx.isDryRun);
+
+      const result = await applyCluster(cluster, objects, {
+        dryRun,
+        force: ctx.input.force,
+        recreate: ctx.input.recreate,
+        signal: ctx.signal,
+        onProgress: p => {
+          const line = describeProgress(p, dryRun);
+          if (line) ctx.logger.info(line);
+        },
+      });
+      ctx.output('name', name);
+      ctx.output('namespace', namespace);
+      ctx.output('dryRun', dryRun);
+      ctx.output(
+        'objects',
+        result.objects.map(o => ({
+          kind: o.kind,
+          name: o.name,
+          namespace: o.namespace,
+          action: o.action,
+        })),
+      );
+      const flinkUiUrl = flinkUiUrlFor(
+        options.config,
+        cluster,
+        { namespace, name },
+        ctx.input.flinkUiUrl,
+      );
+      if (flinkUiUrl) ctx.output('flinkUiUrl', flinkUiUrl);
+      if (dryRun || ctx.input.waitForReady === false) return;
+
+      let summary = '';
+      const status = await waitForCluster(
+        cluster,
+        { namespace, name },
+        {
+          timeoutMs: (ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+          signal: ctx.signal,
+          logger: options.logger,
+          restMaxAgeMs: options.restMaxAgeMs,
+          onProgress: line => {
+            summary = line;
+            ctx.logger.info(line);
+          },
+        },
+      );
+      ctx.output('state', status.jobManagerDeploymentStatus);
+      ctx.output('summary', summary);
+    },
+  });
+}
