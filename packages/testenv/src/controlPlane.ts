@@ -85,7 +85,6 @@ class Plane {
     readonly layout: PlaneLayout,
     readonly binaries: Record<BinaryName, string>,
     readonly server: string,
-    readonly log: (line: string) => void,
   ) {
     this.stateId = `control-plane-${process.pid}-${layout.apiServerPort}`;
   }
@@ -294,7 +293,7 @@ export async function startControlPlane(
     removeWorkDir(workDir);
     throw error;
   });
-  const plane = new Plane(layout, binaries, server, log);
+  const plane = new Plane(layout, binaries, server);
   plane.guardExit();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   try {
