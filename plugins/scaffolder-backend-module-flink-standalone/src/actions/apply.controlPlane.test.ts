@@ -1,0 +1,187 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import type { Config } from '@backstage/config';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import {
+  FlinkSession,
+  createTestNamespace,
+  startFlinkSession,
+  useControlPlane,
+} from '@flink-standalone/testenv';
+import { actionContext, testClaimTemplates } from '../testUtils/actionContext';
+import { TEST_CLUSTER, backendToken, clusterConfig, registryOf } from '../testUtils/backendAccess';
+import { createApplyAction } from './apply';
+import { createRenderAction } from './render';
+
+const plane = useControlPlane();
+let token: string;
+let namespace: string;
+
+beforeAll(async () => {
+  token = await backendToken(plane());
+});
+
+beforeEach(async () => {
+  namespace = await createTestNamespace(plane().client, 'apply-action');
+});
+
+function applyAction(config: Config) {
+  return createApplyAction({
+    claimTemplates: testClaimTemplates(),
+    clusters: () => registryOf(config as any),
+    permissions: mockServices.permissions.mock({
+      authorize: jest.fn().mockResolvedValue([{ result: AuthorizeResult.ALLOW }]),
+    }),
+    config,
+    restMaxAgeMs: 200,
+  });
+}
+
+const specFor = (ns: string) => ({
+  name: 'orders',
+  namespace: ns,
+  flinkVersion: '2.2',
+  taskManager: {
+    replicas: 2,
+    slots: 2,
+    volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+  },
+});
+
+const input = (extra: Record<string, unknown> = {}) => ({
+  spec: specFor(namespace),
+  cluster: TEST_CLUSTER,
+  entityRef: 'component:default/orders',
+  timeoutSeconds: 120,
+  ...extra,
+});
+
+const claimsIn = async (ns: string) =>
+  (await plane().client.list(`/api/v1/namespaces/${ns}/persistentvolumeclaims`)).items;
+
+const OBJECTS = [
+  'ConfigMap/flink-config-orders',
+  'Service/orders',
+  'Service/orders-rest',
+  'Service/orders-taskmanager',
+  'Deployment/orders',
+  'StatefulSet/orders-taskmanager',
+];
+
+describe('flink:standalone:apply against the real control plane, Flink REST from a real Flink', () => {
+  let flink: FlinkSession;
+  let config: Config;
+
+  beforeAll(async () => {
+    flink = await startFlinkSession({ version: '2.2', taskManagers: 2 });
+    config = clusterConfig(plane(), token, { flinkRest: { mode: 'direct', baseUrl: flink.restUrl } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await flink?.stop();
+  });
+
+  it('creates the cluster, logs each object then the observer state until READY, and is idempotent', async () => {
+    const action = applyAction(config);
+    const first = actionContext(input());
+    await action.handler(first.ctx as any);
+
+    expect(first.outputs).toMatchObject({
+      name: 'orders',
+      namespace,
+      dryRun: false,
+      state: 'READY',
+      flinkUiUrl: flink.restUrl,
+      summary: expect.stringMatching(/^READY, JobManager pods ready 1\/1, TaskManager pods ready 2\/2, claims bound 2\/2/),
+    });
+    const objects = first.outputs.objects as { kind: string; name: string; action: string }[];
+    expect(objects.map(o => `${o.kind}/${o.name}`)).toEqual(OBJECTS);
+    expect(objects.every(o => o.action === 'created')).toBe(true);
+    expect(first.log.slice(0, 6)).toEqual(OBJECTS.map((o, i) => `${o} created (${i + 1}/6)`));
+    const waitLines = first.log.slice(6);
+    expect(waitLines.length).toBeGreaterThan(1);
+    expect(waitLines.every(l => /^[A-Z_]+, JobManager pods ready \d\/1, TaskManager pods ready \d\/2, claims bound \d\/2/.test(l))).toBe(true);
+    expect(waitLines[0]).not.toMatch(/^READY/);
+
+    const claims = await claimsIn(namespace);
+    expect(claims.map(c => [c.metadata.name, c.status?.phase]).sort()).toEqual([
+      ['flink-data-orders-taskmanager-0', 'Bound'],
+      ['flink-data-orders-taskmanager-1', 'Bound'],
+    ]);
+    const sts = await plane().client.get(`/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`);
+    expect(sts.status?.readyReplicas).toBe(2);
+
+    const second = actionContext(input());
+    await action.handler(second.ctx as any);
+    expect((second.outputs.objects as { action: string }[]).map(o => o.action)).toEqual(Array(6).fill('unchanged'));
+    expect(second.outputs.state).toBe('READY');
+    expect((await claimsIn(namespace)).length).toBe(2);
+  });
+
+  it('resolves a claim template and applies the manifests the render action wrote', async () => {
+    const render = createRenderAction({ claimTemplates: testClaimTemplates() });
+    const { ctx, workspace } = actionContext({
+      spec: { ...specFor(namespace), taskManager: { replicas: 1, volumeClaimTemplates: [{ name: 'flink-data', claimTemplate: 'standard-10g' }] } },
+    });
+    await render.handler(ctx as any);
+    const apply = actionContext({ manifestsPath: 'manifests', cluster: TEST_CLUSTER, entityRef: 'orders', waitForReady: false });
+    apply.ctx.workspacePath = workspace.path;
+    await applyAction(config).handler(apply.ctx as any);
+
+    expect(apply.outputs.state).toBeUndefined();
+    expect((apply.outputs.objects as object[]).length).toBe(6);
+    const sts = await plane().client.get(`/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`);
+    expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('10Gi');
+    expect(sts.spec.volumeClaimTemplates[0].metadata.annotations).toMatchObject({
+      'flink-standalone.backstage.io/claim-template': 'standard-10g',
+    });
+  });
+});
+
+describe('flink:standalone:apply without a reachable Flink REST API', () => {
+  let config: Config;
+
+  beforeAll(() => {
+    config = clusterConfig(plane(), token);
+  });
+
+  it('in a dry-run template run validates on the API server and changes nothing', async () => {
+    const { ctx, outputs, log } = actionContext(input(), { isDryRun: true });
+    await applyAction(config).handler(ctx as any);
+
+    expect(outputs).toMatchObject({ dryRun: true, name: 'orders', namespace });
+    expect(outputs.state).toBeUndefined();
+    expect((outputs.objects as { action: string }[]).map(o => o.action)).toEqual(Array(6).fill('created'));
+    expect(log).toEqual(OBJECTS.map((o, i) => `[dry run] ${o} created (${i + 1}/6)`));
+    for (const plural of ['configmaps', 'services', 'persistentvolumeclaims']) {
+      const { items } = await plane().client.list(`/api/v1/namespaces/${namespace}/${plural}`);
+      expect(items.filter(o => o.metadata.name !== 'kube-root-ca.crt')).toEqual([]);
+    }
+    for (const plural of ['deployments', 'statefulsets']) {
+      expect((await plane().client.list(`/apis/apps/v1/namespaces/${namespace}/${plural}`)).items).toEqual([]);
+    }
+  });
+
+  it('a dry run reports what the API server refuses, as an input error', async () => {
+    const { ctx } = actionContext(input({ spec: { ...specFor(namespace), namespace: 'no-such-namespace' } }), { isDryRun: true });
+    await expect(applyAction(config).handler(ctx as any)).rejects.toThrow(/no-such-namespace/);
+  });
+
+  it('stops waiting when the task is cancelled', async () => {
+    const controller = new AbortController();
+    const { ctx, log } = actionContext(input({ timeoutSeconds: 600 }), { signal: controller.signal });
+    // Pods on simulated nodes never serve Flink REST, so only the cancel ends this wait.
+    const run = applyAction(config).handler(ctx as any);
+    const started = Date.now();
+    await new Promise<void>(resolve => {
+      const poll = setInterval(() => {
+        if (log.some(l => /^DEPLOY/.test(l))) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 50);
+    });
+    controller.abort();
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
