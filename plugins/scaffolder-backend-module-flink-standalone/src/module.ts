@@ -24,11 +24,18 @@ export const scaffolderModuleFlinkStandalone = createBackendModule({
       async init({ actions, config, permissions, logger }) {
         const claimTemplates = ClaimTemplates.fromConfig(config);
         let registry: ClusterRegistry | undefined;
-        const clusters = () => (registry ??= ClusterRegistry.fromConfig(config));
+        const clusters = () =>
+          (registry ??= ClusterRegistry.fromConfig(config));
         actions.addActions(
           createValidateAction({ claimTemplates }),
           createRenderAction({ claimTemplates }),
-          createApplyAction({ claimTemplates, clusters, permissions, config, logger }),
+          createApplyAction({
+            claimTemplates,
+            clusters,
+            permissions,
+            config,
+            logger,
+          }),
         );
       },
     });

@@ -26,7 +26,12 @@ export const testClaimTemplates = () =>
 /** A mock action context with a real workspace folder, the outputs it received and its log. */
 export function actionContext(
   input: JsonObject,
-  extra: Partial<Pick<ActionContext<JsonObject>, 'isDryRun' | 'signal' | 'getInitiatorCredentials'>> = {},
+  extra: Partial<
+    Pick<
+      ActionContext<JsonObject>,
+      'isDryRun' | 'signal' | 'getInitiatorCredentials'
+    >
+  > = {},
 ) {
   const workspace = createMockDirectory();
   const outputs: Record<string, unknown> = {};

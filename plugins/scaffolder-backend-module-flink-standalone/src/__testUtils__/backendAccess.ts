@@ -1,17 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolvePackagePath } from '@backstage/backend-plugin-api';
 import { ConfigReader } from '@backstage/config';
 import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
-import { ClusterRegistry } from '@flink-standalone/plugin-flink-standalone-node';
 import {
   SharedControlPlane,
   createTestNamespace,
 } from '@flink-standalone/testenv';
 
 /** The least-privilege RBAC the backend runs with in a target cluster (examples/rbac). */
-const RBAC_FILE = resolve(
-  __dirname,
-  '../../../../examples/rbac/flink-standalone-backend.yaml',
+const RBAC_FILE = resolvePackagePath(
+  '@flink-standalone/plugin-scaffolder-backend-module-flink-standalone',
+  '../../examples/rbac/flink-standalone-backend.yaml',
 );
 
 export const TEST_CLUSTER = 'local';
@@ -37,17 +36,29 @@ export async function backendToken(plane: SharedControlPlane): Promise<string> {
     metadata: { name: serviceAccount.metadata.name, namespace },
   });
   for (const object of objects.filter(o => o.kind.startsWith('ClusterRole'))) {
-    const plural = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
+    const plural =
+      object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
     await plane.client.create(`/apis/rbac.authorization.k8s.io/v1/${plural}`, {
       ...object,
       metadata: { name: `${object.metadata.name}-${suffix}` },
-      ...(object.roleRef && { roleRef: { ...object.roleRef, name: `${object.roleRef.name}-${suffix}` } }),
-      ...(object.subjects && { subjects: object.subjects.map(s => ({ ...s, namespace })) }),
+      ...(object.roleRef && {
+        roleRef: {
+          ...object.roleRef,
+          name: `${object.roleRef.name}-${suffix}`,
+        },
+      }),
+      ...(object.subjects && {
+        subjects: object.subjects.map(s => ({ ...s, namespace })),
+      }),
     });
   }
   const request = await plane.client.create<{ status: { token: string } }>(
     `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount.metadata.name}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+    {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 3600 },
+    },
   );
   return request.status.token;
 }
@@ -78,5 +89,3 @@ export function clusterConfig(
     flinkStandalone: { clusters: [{ name: TEST_CLUSTER, ...flinkStandalone }] },
   });
 }
-
-export const registryOf = (config: ConfigReader) => ClusterRegistry.fromConfig(config);

@@ -7,8 +7,16 @@ import {
   startFlinkSession,
   useControlPlane,
 } from '@flink-standalone/testenv';
-import { actionContext, testClaimTemplates } from '../testUtils/actionContext';
-import { TEST_CLUSTER, backendToken, clusterConfig, registryOf } from '../testUtils/backendAccess';
+import { ClusterRegistry } from '@flink-standalone/plugin-flink-standalone-node';
+import {
+  actionContext,
+  testClaimTemplates,
+} from '../__testUtils__/actionContext';
+import {
+  TEST_CLUSTER,
+  backendToken,
+  clusterConfig,
+} from '../__testUtils__/backendAccess';
 import { createApplyAction } from './apply';
 import { createRenderAction } from './render';
 
@@ -27,9 +35,11 @@ beforeEach(async () => {
 function applyAction(config: Config) {
   return createApplyAction({
     claimTemplates: testClaimTemplates(),
-    clusters: () => registryOf(config as any),
+    clusters: () => ClusterRegistry.fromConfig(config),
     permissions: mockServices.permissions.mock({
-      authorize: jest.fn().mockResolvedValue([{ result: AuthorizeResult.ALLOW }]),
+      authorize: jest
+        .fn()
+        .mockResolvedValue([{ result: AuthorizeResult.ALLOW }]),
     }),
     config,
     restMaxAgeMs: 200,
@@ -56,7 +66,8 @@ const input = (extra: Record<string, unknown> = {}) => ({
 });
 
 const claimsIn = async (ns: string) =>
-  (await plane().client.list(`/api/v1/namespaces/${ns}/persistentvolumeclaims`)).items;
+  (await plane().client.list(`/api/v1/namespaces/${ns}/persistentvolumeclaims`))
+    .items;
 
 const OBJECTS = [
   'ConfigMap/flink-config-orders',
@@ -73,7 +84,9 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
 
   beforeAll(async () => {
     flink = await startFlinkSession({ version: '2.2', taskManagers: 2 });
-    config = clusterConfig(plane(), token, { flinkRest: { mode: 'direct', baseUrl: flink.restUrl } });
+    config = clusterConfig(plane(), token, {
+      flinkRest: { mode: 'direct', baseUrl: flink.restUrl },
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -91,15 +104,30 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
       dryRun: false,
       state: 'READY',
       flinkUiUrl: flink.restUrl,
-      summary: expect.stringMatching(/^READY, JobManager pods ready 1\/1, TaskManager pods ready 2\/2, claims bound 2\/2/),
+      summary: expect.stringMatching(
+        /^READY, JobManager pods ready 1\/1, TaskManager pods ready 2\/2, claims bound 2\/2/,
+      ),
     });
-    const objects = first.outputs.objects as { kind: string; name: string; action: string }[];
+    const objects = first.outputs.objects as {
+      kind: string;
+      name: string;
+      action: string;
+    }[];
     expect(objects.map(o => `${o.kind}/${o.name}`)).toEqual(OBJECTS);
     expect(objects.every(o => o.action === 'created')).toBe(true);
-    expect(first.log.slice(0, 6)).toEqual(OBJECTS.map((o, i) => `${o} created (${i + 1}/6)`));
+    expect(first.log.slice(0, 6)).toEqual(
+      OBJECTS.map((o, i) => `${o} created (${i + 1}/6)`),
+    );
     const waitLines = first.log.slice(6);
     expect(waitLines.length).toBeGreaterThan(1);
-    expect(waitLines.every(l => /^[A-Z_]+, JobManager pods ready \d\/1, TaskManager pods ready \d\/2, claims bound \d\/2/.test(l))).toBe(true);
+    // The watch cache may see the objects before their controllers do (desired 0 at first).
+    expect(waitLines).toEqual(
+      waitLines.map(() =>
+        expect.stringMatching(
+          /^[A-Z_]+, JobManager pods ready \d\/\d, TaskManager pods ready \d\/\d, claims bound \d\/\d/,
+        ),
+      ),
+    );
     expect(waitLines[0]).not.toMatch(/^READY/);
 
     const claims = await claimsIn(namespace);
@@ -107,12 +135,16 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
       ['flink-data-orders-taskmanager-0', 'Bound'],
       ['flink-data-orders-taskmanager-1', 'Bound'],
     ]);
-    const sts = await plane().client.get(`/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`);
+    const sts = await plane().client.get(
+      `/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`,
+    );
     expect(sts.status?.readyReplicas).toBe(2);
 
     const second = actionContext(input());
     await action.handler(second.ctx as any);
-    expect((second.outputs.objects as { action: string }[]).map(o => o.action)).toEqual(Array(6).fill('unchanged'));
+    expect(
+      (second.outputs.objects as { action: string }[]).map(o => o.action),
+    ).toEqual(Array(6).fill('unchanged'));
     expect(second.outputs.state).toBe('READY');
     expect((await claimsIn(namespace)).length).toBe(2);
   });
@@ -120,20 +152,39 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
   it('resolves a claim template and applies the manifests the render action wrote', async () => {
     const render = createRenderAction({ claimTemplates: testClaimTemplates() });
     const { ctx, workspace } = actionContext({
-      spec: { ...specFor(namespace), taskManager: { replicas: 1, volumeClaimTemplates: [{ name: 'flink-data', claimTemplate: 'standard-10g' }] } },
+      spec: {
+        ...specFor(namespace),
+        taskManager: {
+          replicas: 1,
+          volumeClaimTemplates: [
+            { name: 'flink-data', claimTemplate: 'standard-10g' },
+          ],
+        },
+      },
     });
     await render.handler(ctx as any);
-    const apply = actionContext({ manifestsPath: 'manifests', cluster: TEST_CLUSTER, entityRef: 'orders', waitForReady: false });
+    const apply = actionContext({
+      manifestsPath: 'manifests',
+      cluster: TEST_CLUSTER,
+      entityRef: 'orders',
+      waitForReady: false,
+    });
     apply.ctx.workspacePath = workspace.path;
     await applyAction(config).handler(apply.ctx as any);
 
     expect(apply.outputs.state).toBeUndefined();
     expect((apply.outputs.objects as object[]).length).toBe(6);
-    const sts = await plane().client.get(`/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`);
-    expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('10Gi');
-    expect(sts.spec.volumeClaimTemplates[0].metadata.annotations).toMatchObject({
-      'flink-standalone.backstage.io/claim-template': 'standard-10g',
-    });
+    const sts = await plane().client.get(
+      `/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`,
+    );
+    expect(
+      sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage,
+    ).toBe('10Gi');
+    expect(sts.spec.volumeClaimTemplates[0].metadata.annotations).toMatchObject(
+      {
+        'flink-standalone.backstage.io/claim-template': 'standard-10g',
+      },
+    );
   });
 });
 
@@ -150,25 +201,48 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
 
     expect(outputs).toMatchObject({ dryRun: true, name: 'orders', namespace });
     expect(outputs.state).toBeUndefined();
-    expect((outputs.objects as { action: string }[]).map(o => o.action)).toEqual(Array(6).fill('created'));
-    expect(log).toEqual(OBJECTS.map((o, i) => `[dry run] ${o} created (${i + 1}/6)`));
+    expect(
+      (outputs.objects as { action: string }[]).map(o => o.action),
+    ).toEqual(Array(6).fill('created'));
+    expect(log).toEqual(
+      OBJECTS.map((o, i) => `[dry run] ${o} created (${i + 1}/6)`),
+    );
     for (const plural of ['configmaps', 'services', 'persistentvolumeclaims']) {
-      const { items } = await plane().client.list(`/api/v1/namespaces/${namespace}/${plural}`);
-      expect(items.filter(o => o.metadata.name !== 'kube-root-ca.crt')).toEqual([]);
+      const { items } = await plane().client.list(
+        `/api/v1/namespaces/${namespace}/${plural}`,
+      );
+      expect(items.filter(o => o.metadata.name !== 'kube-root-ca.crt')).toEqual(
+        [],
+      );
     }
     for (const plural of ['deployments', 'statefulsets']) {
-      expect((await plane().client.list(`/apis/apps/v1/namespaces/${namespace}/${plural}`)).items).toEqual([]);
+      expect(
+        (
+          await plane().client.list(
+            `/apis/apps/v1/namespaces/${namespace}/${plural}`,
+          )
+        ).items,
+      ).toEqual([]);
     }
   });
 
   it('a dry run reports what the API server refuses, as an input error', async () => {
-    const { ctx } = actionContext(input({ spec: { ...specFor(namespace), namespace: 'no-such-namespace' } }), { isDryRun: true });
-    await expect(applyAction(config).handler(ctx as any)).rejects.toThrow(/no-such-namespace/);
+    const { ctx } = actionContext(
+      input({
+        spec: { ...specFor(namespace), namespace: 'no-such-namespace' },
+      }),
+      { isDryRun: true },
+    );
+    await expect(applyAction(config).handler(ctx as any)).rejects.toThrow(
+      /no-such-namespace/,
+    );
   });
 
   it('stops waiting when the task is cancelled', async () => {
     const controller = new AbortController();
-    const { ctx, log } = actionContext(input({ timeoutSeconds: 600 }), { signal: controller.signal });
+    const { ctx, log } = actionContext(input({ timeoutSeconds: 600 }), {
+      signal: controller.signal,
+    });
     // Pods on simulated nodes never serve Flink REST, so only the cancel ends this wait.
     const run = applyAction(config).handler(ctx as any);
     const started = Date.now();

@@ -7,14 +7,19 @@ import {
   FlinkKubernetesCluster,
   KubeHttp,
 } from '@flink-standalone/plugin-flink-standalone-node';
-import { actionContext, testClaimTemplates } from '../testUtils/actionContext';
+import {
+  actionContext,
+  testClaimTemplates,
+} from '../__testUtils__/actionContext';
 import { createApplyAction } from './apply';
 
 const spec = { name: 'orders', namespace: 'streaming', flinkVersion: '2.1' };
 
 /** A Kubernetes cluster whose every request is recorded and refused. */
 function recordingCluster(allowedNamespaces?: string[]) {
-  const json = jest.fn().mockRejectedValue(new Error('no Kubernetes in this test'));
+  const json = jest
+    .fn()
+    .mockRejectedValue(new Error('no Kubernetes in this test'));
   const cluster: FlinkKubernetesCluster = {
     name: 'local',
     http: { json } as unknown as KubeHttp,
@@ -24,7 +29,10 @@ function recordingCluster(allowedNamespaces?: string[]) {
   return { cluster, requests: json };
 }
 
-function setup(result: AuthorizeResult.ALLOW | AuthorizeResult.DENY, allowedNamespaces?: string[]) {
+function setup(
+  result: AuthorizeResult.ALLOW | AuthorizeResult.DENY,
+  allowedNamespaces?: string[],
+) {
   const { cluster, requests } = recordingCluster(allowedNamespaces);
   const permissions = mockServices.permissions.mock({
     authorize: jest.fn().mockResolvedValue([{ result }]),
@@ -47,9 +55,16 @@ describe('flink:standalone:apply before Kubernetes', () => {
     const error = await action.handler(ctx as any).catch(e => e);
 
     expect(error.name).toBe('NotAllowedError');
-    expect(error.message).toMatch(/component:default\/orders.*flink\.standalone\.apply/);
+    expect(error.message).toMatch(
+      /component:default\/orders.*flink\.standalone\.apply/,
+    );
     expect(permissions.authorize).toHaveBeenCalledWith(
-      [{ permission: flinkStandaloneApplyPermission, resourceRef: 'component:default/orders' }],
+      [
+        {
+          permission: flinkStandaloneApplyPermission,
+          resourceRef: 'component:default/orders',
+        },
+      ],
       { credentials: await ctx.getInitiatorCredentials() },
     );
     expect(requests).not.toHaveBeenCalled();
@@ -68,17 +83,24 @@ describe('flink:standalone:apply before Kubernetes', () => {
   it('fails an unknown Kubernetes cluster, before any Kubernetes call', async () => {
     const { action, requests } = setup(AuthorizeResult.ALLOW);
     const { ctx } = actionContext({ ...input, cluster: 'elsewhere' });
-    await expect(action.handler(ctx as any)).rejects.toMatchObject({ name: 'NotFoundError' });
+    await expect(action.handler(ctx as any)).rejects.toMatchObject({
+      name: 'NotFoundError',
+    });
     expect(requests).not.toHaveBeenCalled();
   });
 
   it('fails an invalid spec with its field paths before asking for permission', async () => {
     const { action, permissions, requests } = setup(AuthorizeResult.ALLOW);
-    const { ctx } = actionContext({ ...input, spec: { ...spec, taskManager: { slots: 0 } } });
+    const { ctx } = actionContext({
+      ...input,
+      spec: { ...spec, taskManager: { slots: 0 } },
+    });
     const error = await action.handler(ctx as any).catch(e => e);
 
     expect(error.name).toBe('InputError');
-    expect(error.problems).toEqual([{ path: 'taskManager.slots', message: 'must be at least 1' }]);
+    expect(error.problems).toEqual([
+      { path: 'taskManager.slots', message: 'must be at least 1' },
+    ]);
     expect(permissions.authorize).not.toHaveBeenCalled();
     expect(requests).not.toHaveBeenCalled();
   });
@@ -86,14 +108,21 @@ describe('flink:standalone:apply before Kubernetes', () => {
   it('wants exactly one source of objects', async () => {
     const { action } = setup(AuthorizeResult.ALLOW);
     const { ctx } = actionContext({ ...input, specFile: 'flink-cluster.yaml' });
-    await expect(action.handler(ctx as any)).rejects.toThrow(/exactly one of the inputs spec, specFile and manifestsPath/);
+    await expect(action.handler(ctx as any)).rejects.toThrow(
+      /exactly one of the inputs spec, specFile and manifestsPath/,
+    );
   });
 
   it('refuses manifests that are not one Flink cluster', async () => {
     const { action, requests } = setup(AuthorizeResult.ALLOW);
-    const { ctx, workspace } = actionContext({ cluster: 'local', entityRef: 'orders', manifestsPath: 'manifests' });
+    const { ctx, workspace } = actionContext({
+      cluster: 'local',
+      entityRef: 'orders',
+      manifestsPath: 'manifests',
+    });
     workspace.setContent({
-      'manifests/secret.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: admin\n  namespace: kube-system\n',
+      'manifests/secret.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: admin\n  namespace: kube-system\n',
     });
     await expect(action.handler(ctx as any)).rejects.toThrow(
       /must hold the rendered objects of a Flink cluster.*not one: Secret\/admin/,

@@ -2,10 +2,7 @@ import type {
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import {
-  parseEntityRef,
-  stringifyEntityRef,
-} from '@backstage/catalog-model';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
@@ -68,14 +65,20 @@ async function objectsToApply(
 function entityRefOf(value: string): string {
   try {
     return stringifyEntityRef(
-      parseEntityRef(value, { defaultKind: 'component', defaultNamespace: 'default' }),
+      parseEntityRef(value, {
+        defaultKind: 'component',
+        defaultNamespace: 'default',
+      }),
     );
   } catch (error) {
     throw new InputError(`entityRef: ${(error as Error).message}`);
   }
 }
 
-function describeProgress(p: ApplyProgress, dryRun: boolean): string | undefined {
+function describeProgress(
+  p: ApplyProgress,
+  dryRun: boolean,
+): string | undefined {
   if (p.type === 'recreating') {
     return `Recreating ${p.object.kind}/${p.object.name} (pods and claims stay)`;
   }
@@ -107,7 +110,9 @@ export function createApplyAction(options: ApplyActionOptions) {
         cluster: z =>
           z
             .string()
-            .describe('The Kubernetes cluster name, as configured in kubernetes.clusterLocatorMethods or flinkStandalone.clusters'),
+            .describe(
+              'The Kubernetes cluster name, as configured in kubernetes.clusterLocatorMethods or flinkStandalone.clusters',
+            ),
         entityRef: z =>
           z
             .string()
@@ -125,12 +130,16 @@ export function createApplyAction(options: ApplyActionOptions) {
             .int()
             .positive()
             .optional()
-            .describe(`How long to wait for READY (default ${DEFAULT_TIMEOUT_SECONDS})`),
+            .describe(
+              `How long to wait for READY (default ${DEFAULT_TIMEOUT_SECONDS})`,
+            ),
         force: z =>
           z
             .boolean()
             .optional()
-            .describe('Take over fields another field manager owns (default false)'),
+            .describe(
+              'Take over fields another field manager owns (default false)',
+            ),
         recreate: z =>
           z
             .boolean()
@@ -142,7 +151,9 @@ export function createApplyAction(options: ApplyActionOptions) {
           z
             .string()
             .optional()
-            .describe('The Flink UI URL to report, instead of the configured one'),
+            .describe(
+              'The Flink UI URL to report, instead of the configured one',
+            ),
       },
       output: {
         name: z => z.string(),
@@ -158,13 +169,17 @@ export function createApplyAction(options: ApplyActionOptions) {
                 action: z.string(),
               }),
             )
-            .describe('Each object applied and what happened: created, configured, unchanged or recreated'),
+            .describe(
+              'Each object applied and what happened: created, configured, unchanged or recreated',
+            ),
         flinkUiUrl: z => z.string().optional(),
         state: z =>
           z
             .string()
             .optional()
-            .describe('The final observer state (READY after a wait); absent without a wait'),
+            .describe(
+              'The final observer state (READY after a wait); absent without a wait',
+            ),
         summary: z =>
           z.string().optional().describe('The final observer summary line'),
       },
@@ -181,7 +196,9 @@ export function createApplyAction(options: ApplyActionOptions) {
         entityRef,
         await ctx.getInitiatorCredentials(),
       );
-      const cluster = options.clusters().authorize(ctx.input.cluster, namespace);
+      const cluster = options
+        .clusters()
+        .authorize(ctx.input.cluster, namespace);
       const dryRun = Boolean(ctx.isDryRun);
 
       const result = await applyCluster(cluster, objects, {
@@ -220,7 +237,8 @@ export function createApplyAction(options: ApplyActionOptions) {
         cluster,
         { namespace, name },
         {
-          timeoutMs: (ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+          timeoutMs:
+            (ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
           signal: ctx.signal,
           logger: options.logger,
           restMaxAgeMs: options.restMaxAgeMs,

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
 import { CLAIM_TEMPLATE_ANNOTATION } from '../claimTemplates/ClaimTemplates';
-import { actionContext, testClaimTemplates } from '../testUtils/actionContext';
+import {
+  actionContext,
+  testClaimTemplates,
+} from '../__testUtils__/actionContext';
 import { createRenderAction } from './render';
 
 const action = createRenderAction({ claimTemplates: testClaimTemplates() });
@@ -14,7 +17,9 @@ const spec = {
   taskManager: {
     replicas: 2,
     slots: 4,
-    volumeClaimTemplates: [{ name: 'flink-data', claimTemplate: 'fast-ssd-50g' }],
+    volumeClaimTemplates: [
+      { name: 'flink-data', claimTemplate: 'fast-ssd-50g' },
+    ],
   },
 };
 
@@ -48,7 +53,10 @@ describe('flink:standalone:render', () => {
         'StatefulSet/orders-taskmanager',
       ],
     });
-    const [sts] = readYaml(workspace.path, 'manifests/6-statefulset-orders-taskmanager.yaml');
+    const [sts] = readYaml(
+      workspace.path,
+      'manifests/6-statefulset-orders-taskmanager.yaml',
+    );
     expect(sts.spec.volumeClaimTemplates).toEqual([
       expect.objectContaining({
         metadata: expect.objectContaining({
@@ -70,9 +78,15 @@ describe('flink:standalone:render', () => {
     });
     const [written] = readYaml(workspace.path, 'flink-cluster.yaml');
     expect(written.taskManager.volumeClaimTemplates).toEqual([
-      expect.objectContaining({ name: 'flink-data', storage: '50Gi', storageClassName: 'fast-ssd' }),
+      expect.objectContaining({
+        name: 'flink-data',
+        storage: '50Gi',
+        storageClassName: 'fast-ssd',
+      }),
     ]);
-    expect(written.taskManager.volumeClaimTemplates[0].claimTemplate).toBeUndefined();
+    expect(
+      written.taskManager.volumeClaimTemplates[0].claimTemplate,
+    ).toBeUndefined();
   });
 
   it('reads a spec file from the workspace and writes one stream where asked', async () => {
@@ -83,13 +97,21 @@ describe('flink:standalone:render', () => {
       specOutputPath: 'deploy/spec.yaml',
     });
     workspace.setContent({
-      'spec/cluster.yaml': 'name: orders\nnamespace: streaming\nflinkVersion: "1.20"\n',
+      'spec/cluster.yaml':
+        'name: orders\nnamespace: streaming\nflinkVersion: "1.20"\n',
     });
     await action.handler(ctx as any);
 
     expect(outputs.files).toEqual(['deploy/flink/orders.yaml']);
     const documents = readYaml(workspace.path, 'deploy/flink/orders.yaml');
-    expect(documents.map(d => d.kind)).toEqual(['ConfigMap', 'Service', 'Service', 'Service', 'Deployment', 'StatefulSet']);
+    expect(documents.map(d => d.kind)).toEqual([
+      'ConfigMap',
+      'Service',
+      'Service',
+      'Service',
+      'Deployment',
+      'StatefulSet',
+    ]);
     expect(documents[0].data['flink-conf.yaml']).toBeDefined();
     expect(readYaml(workspace.path, 'deploy/spec.yaml')).toEqual([
       { name: 'orders', namespace: 'streaming', flinkVersion: '1.20' },
@@ -102,7 +124,10 @@ describe('flink:standalone:render', () => {
         name: 'Orders_1',
         namespace: 'streaming',
         flinkVersion: '1.2',
-        taskManager: { replicas: 0, volumeClaimTemplates: [{ name: 'data', storage: 'lots' }] },
+        taskManager: {
+          replicas: 0,
+          volumeClaimTemplates: [{ name: 'data', storage: 'lots' }],
+        },
       },
     });
     const error = await action.handler(ctx as any).catch(e => e);
@@ -124,7 +149,9 @@ describe('flink:standalone:render', () => {
     const { ctx } = actionContext({
       spec: {
         ...spec,
-        jobManager: { volumeClaimTemplates: [{ name: 'ha', claimTemplate: 'fast-ssd-50g' }] },
+        jobManager: {
+          volumeClaimTemplates: [{ name: 'ha', claimTemplate: 'fast-ssd-50g' }],
+        },
         taskManager: {
           volumeClaimTemplates: [
             { name: 'flink-data', claimTemplate: 'huge-hdd' },
@@ -139,11 +166,13 @@ describe('flink:standalone:render', () => {
     expect(error.problems).toEqual([
       {
         path: 'jobManager.volumeClaimTemplates[0].claimTemplate',
-        message: '"fast-ssd-50g" is not allowed for the jobManager (allowed for: taskManager)',
+        message:
+          '"fast-ssd-50g" is not allowed for the jobManager (allowed for: taskManager)',
       },
       {
         path: 'taskManager.volumeClaimTemplates[0].claimTemplate',
-        message: '"huge-hdd" is not a claim template defined by the platform (defined: fast-ssd-50g, standard-10g)',
+        message:
+          '"huge-hdd" is not a claim template defined by the platform (defined: fast-ssd-50g, standard-10g)',
       },
       {
         path: 'taskManager.volumeClaimTemplates[1].storage',
@@ -154,6 +183,8 @@ describe('flink:standalone:render', () => {
 
   it('refuses paths outside the workspace', async () => {
     const { ctx } = actionContext({ spec, targetPath: '../outside' });
-    await expect(action.handler(ctx as any)).rejects.toThrow(/outside|workspace/i);
+    await expect(action.handler(ctx as any)).rejects.toThrow(
+      /outside|workspace/i,
+    );
   });
 });

@@ -18,7 +18,9 @@ const SPEC_HEADER =
   '# Flink cluster spec, claim templates resolved by flink:standalone:render.\n# Re-render with: npm run render -- <this file>\n';
 
 /** Spec in, manifests and the resolved spec out, into the workspace: for `publish:*` or apply. */
-export function createRenderAction(options: { claimTemplates: ClaimTemplates }) {
+export function createRenderAction(options: {
+  claimTemplates: ClaimTemplates;
+}) {
   return createTemplateAction({
     id: RENDER_ACTION_ID,
     description:
@@ -57,7 +59,9 @@ export function createRenderAction(options: { claimTemplates: ClaimTemplates }) 
         manifestsPath: z =>
           z.string().describe('The workspace folder of the manifests'),
         files: z =>
-          z.array(z.string()).describe('Manifest files written, in apply order'),
+          z
+            .array(z.string())
+            .describe('Manifest files written, in apply order'),
         specPath: z => z.string().describe('The resolved spec file written'),
         objects: z =>
           z.array(z.string()).describe('Kind/name of each rendered object'),

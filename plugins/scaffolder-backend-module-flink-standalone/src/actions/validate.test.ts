@@ -1,23 +1,36 @@
-import { actionContext, testClaimTemplates } from '../testUtils/actionContext';
+import {
+  actionContext,
+  testClaimTemplates,
+} from '../__testUtils__/actionContext';
 import { createValidateAction } from './validate';
 
 const action = createValidateAction({ claimTemplates: testClaimTemplates() });
 
 describe('flink:standalone:validate', () => {
   it('says a good spec is valid', async () => {
-    const { ctx, outputs, workspace } = actionContext({ specFile: 'flink-cluster.yaml' });
+    const { ctx, outputs, workspace } = actionContext({
+      specFile: 'flink-cluster.yaml',
+    });
     workspace.setContent({
       'flink-cluster.yaml':
         'name: orders\nnamespace: streaming\nflinkVersion: "2.2"\ntaskManager:\n  volumeClaimTemplates:\n    - name: flink-data\n      claimTemplate: fast-ssd-50g\n',
     });
     await action.handler(ctx as any);
     expect(outputs).toEqual({ valid: true, problems: [] });
-    expect(Object.keys(workspace.content() ?? {})).toEqual(['flink-cluster.yaml']);
+    expect(Object.keys(workspace.content() ?? {})).toEqual([
+      'flink-cluster.yaml',
+    ]);
   });
 
   it('fails with every problem, claim templates included', async () => {
     const { ctx, outputs } = actionContext({
-      spec: { name: 'orders', flinkVersion: '2.2', taskManager: { volumeClaimTemplates: [{ name: 'd', claimTemplate: 'nope' }] } },
+      spec: {
+        name: 'orders',
+        flinkVersion: '2.2',
+        taskManager: {
+          volumeClaimTemplates: [{ name: 'd', claimTemplate: 'nope' }],
+        },
+      },
     });
     const error = await action.handler(ctx as any).catch(e => e);
     expect(error.name).toBe('InputError');
@@ -28,13 +41,19 @@ describe('flink:standalone:validate', () => {
   });
 
   it('reports the problems as outputs when asked not to fail', async () => {
-    const { ctx, outputs, log } = actionContext({ spec: { name: 'orders' }, failOnInvalid: false });
+    const { ctx, outputs, log } = actionContext({
+      spec: { name: 'orders' },
+      failOnInvalid: false,
+    });
     await action.handler(ctx as any);
     expect(outputs.valid).toBe(false);
     expect(outputs.problems).toEqual(
       expect.arrayContaining([
         { path: 'namespace', message: 'is required' },
-        { path: 'flinkVersion', message: expect.stringMatching(/supported Flink versions/) },
+        {
+          path: 'flinkVersion',
+          message: expect.stringMatching(/supported Flink versions/),
+        },
       ]),
     );
     expect(log.join('\n')).toMatch(/namespace: is required/);

@@ -11,7 +11,10 @@ import { validateExamples } from './validate.examples';
 
 export const VALIDATE_ACTION_ID = 'flink:standalone:validate';
 
-function problemsOf(raw: unknown, claimTemplates: ClaimTemplates): SpecProblem[] {
+function problemsOf(
+  raw: unknown,
+  claimTemplates: ClaimTemplates,
+): SpecProblem[] {
   try {
     const result = validateClusterSpec(claimTemplates.resolve(raw));
     return result.valid ? [] : result.problems;
@@ -22,7 +25,9 @@ function problemsOf(raw: unknown, claimTemplates: ClaimTemplates): SpecProblem[]
 }
 
 /** Spec in, problems out; nothing is written or applied. */
-export function createValidateAction(options: { claimTemplates: ClaimTemplates }) {
+export function createValidateAction(options: {
+  claimTemplates: ClaimTemplates;
+}) {
   return createTemplateAction({
     id: VALIDATE_ACTION_ID,
     description:

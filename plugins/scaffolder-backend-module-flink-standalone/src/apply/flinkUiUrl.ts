@@ -15,7 +15,9 @@ export function flinkUiUrlFor(
   explicit?: string,
 ): string | undefined {
   if (explicit) return explicit;
-  const pattern = (config.getOptionalConfigArray('flinkStandalone.clusters') ?? [])
+  const pattern = (
+    config.getOptionalConfigArray('flinkStandalone.clusters') ?? []
+  )
     .find(c => c.getString('name') === cluster.name)
     ?.getOptionalString('flinkUiUrl');
   if (pattern) return directBaseUrl(pattern, location.namespace, location.name);

@@ -32,10 +32,14 @@ export async function readManifests(
   const path = resolveSafeChildPath(workspacePath, manifestsPath);
   const objects: KubernetesObject[] = [];
   for (const file of await yamlFilesAt(path)) {
-    objects.push(...(fromYaml(await readFile(file, 'utf8')) as KubernetesObject[]));
+    objects.push(
+      ...(fromYaml(await readFile(file, 'utf8')) as KubernetesObject[]),
+    );
   }
   const foreign = objects.filter(
-    o => o.metadata?.labels?.type !== TYPE_FLINK_STANDALONE || !o.metadata?.labels?.app,
+    o =>
+      o.metadata?.labels?.type !== TYPE_FLINK_STANDALONE ||
+      !o.metadata?.labels?.app,
   );
   if (objects.length === 0 || foreign.length > 0) {
     throw new InputError(
