@@ -1,0 +1,32 @@
+import { createApiRef } from '@backstage/core-plugin-api';
+import type { CompoundEntityRef } from '@backstage/catalog-model';
+import type {
+  ClustersResponse,
+  DeleteResponse,
+  EntityFlinkStatusResponse,
+  ScaleResponse,
+} from '@flink-standalone/plugin-flink-standalone-common';
+
+/** The flink-standalone backend, as the card and tab use it. */
+export interface FlinkStandaloneApi {
+  /** The observed state of the entity's Flink cluster. */
+  getEntityStatus(
+    entity: CompoundEntityRef,
+  ): Promise<EntityFlinkStatusResponse>;
+  /** Sets the number of TaskManagers of the entity's cluster. */
+  scaleTaskManagers(
+    entity: CompoundEntityRef,
+    taskManagers: number,
+  ): Promise<ScaleResponse>;
+  /** Deletes the entity's cluster; its claims too when `deleteClaims` is set. */
+  deleteCluster(
+    entity: CompoundEntityRef,
+    options: { deleteClaims: boolean },
+  ): Promise<DeleteResponse>;
+  /** The Kubernetes clusters the backend can reach. */
+  getClusters(): Promise<ClustersResponse>;
+}
+
+export const flinkStandaloneApiRef = createApiRef<FlinkStandaloneApi>({
+  id: 'plugin.flink-standalone.service',
+});

@@ -1,0 +1,3 @@
+export { flinkStandaloneApiRef } from './FlinkStandaloneApi';
+export type { FlinkStandaloneApi } from './FlinkStandaloneApi';
+export { FlinkStandaloneClient } from './FlinkStandaloneClient';

@@ -1,0 +1,2 @@
+export { EntityFlinkStandaloneCard } from './EntityFlinkStandaloneCard';
+export type { EntityFlinkStandaloneCardProps } from './EntityFlinkStandaloneCard';

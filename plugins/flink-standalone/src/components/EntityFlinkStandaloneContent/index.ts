@@ -1,0 +1,2 @@
+export { EntityFlinkStandaloneContent } from './EntityFlinkStandaloneContent';
+export type { EntityFlinkStandaloneContentProps } from './EntityFlinkStandaloneContent';

@@ -1,0 +1,231 @@
+/** @jsxImportSource react */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import type { PermissionApi } from '@backstage/plugin-permission-react';
+import { mockApis } from '@backstage/test-utils';
+import {
+  type FlinkClusterStatus,
+  flinkStandaloneDeletePermission,
+  flinkStandaloneScalePermission,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  flinkEntity,
+  missingStatus,
+  readyStatus,
+  statusResponse,
+} from '../../testing/fixtures';
+import {
+  type MockFlinkStandaloneApi,
+  mockFlinkStandaloneApi,
+  renderFlinkView,
+} from '../../__testUtils__/render';
+import { responseError } from '../../testing/responseError';
+import { ClusterActions } from './ClusterActions';
+
+const ENTITY_REF = {
+  kind: 'Component',
+  namespace: 'default',
+  name: 'orders-analytics',
+};
+
+async function renderActions(
+  options: {
+    status?: FlinkClusterStatus;
+    permissionApi?: PermissionApi;
+    api?: MockFlinkStandaloneApi;
+    entityName?: string;
+  } = {},
+) {
+  const api = options.api ?? mockFlinkStandaloneApi(statusResponse());
+  const onChanged = jest.fn();
+  const entity = flinkEntity(options.entityName);
+  await renderFlinkView(
+    <ClusterActions
+      entity={entity}
+      status={options.status ?? readyStatus(2)}
+      onChanged={onChanged}
+    />,
+    {
+      api,
+      entity,
+      permissionApi: options.permissionApi ?? mockApis.permission(),
+    },
+  );
+  return { api, onChanged };
+}
+
+async function openScaleDialog(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(
+    await screen.findByRole('button', { name: 'Scale TaskManagers' }),
+  );
+  const dialog = await screen.findByRole('dialog', {
+    name: 'Scale TaskManagers',
+  });
+  const field = within(dialog).getByRole('spinbutton', {
+    name: 'TaskManagers',
+  });
+  return { dialog, field };
+}
+
+describe('ClusterActions', () => {
+  it('asks for each permission on this entity, and shows only what is allowed', async () => {
+    const authorize = jest.fn(({ permission }) =>
+      permission.name === flinkStandaloneScalePermission.name
+        ? AuthorizeResult.ALLOW
+        : AuthorizeResult.DENY,
+    );
+    await renderActions({ permissionApi: mockApis.permission({ authorize }) });
+    expect(
+      await screen.findByRole('button', { name: 'Scale TaskManagers' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Delete cluster' }),
+    ).not.toBeInTheDocument();
+    const asked = authorize.mock.calls.map(([request]) => [
+      request.permission.name,
+      request.resourceRef,
+    ]);
+    expect(asked).toEqual(
+      expect.arrayContaining([
+        [
+          flinkStandaloneScalePermission.name,
+          'component:default/orders-analytics',
+        ],
+        [
+          flinkStandaloneDeletePermission.name,
+          'component:default/orders-analytics',
+        ],
+      ]),
+    );
+  });
+
+  it('offers nothing for a cluster that does not exist', async () => {
+    const authorize = jest.fn(
+      (): AuthorizeResult.ALLOW => AuthorizeResult.ALLOW,
+    );
+    // Another entity: permission answers are cached per entity across renders.
+    await renderActions({
+      entityName: 'deleted-cluster',
+      status: missingStatus(),
+      permissionApi: mockApis.permission({ authorize }),
+    });
+    await waitFor(() => expect(authorize).toHaveBeenCalled());
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('scales after confirmation in a dialog opened with the keyboard', async () => {
+    const user = userEvent.setup();
+    const api = mockFlinkStandaloneApi(statusResponse());
+    api.scaleTaskManagers.mockResolvedValue({
+      kind: 'StatefulSet',
+      name: 'orders-taskmanager',
+      previousReplicas: 2,
+      replicas: 5,
+    });
+    const { onChanged } = await renderActions({ api });
+    await screen.findByRole('button', { name: 'Scale TaskManagers' });
+    await user.tab();
+    expect(
+      screen.getByRole('button', { name: 'Scale TaskManagers' }),
+    ).toHaveFocus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Scale TaskManagers',
+    });
+    const field = within(dialog).getByRole('spinbutton', {
+      name: 'TaskManagers',
+    });
+    expect(field).toHaveValue(2);
+    expect(
+      within(dialog).getByRole('button', { name: 'Scale' }),
+    ).toBeDisabled();
+    await user.clear(field);
+    await user.type(field, '5');
+    expect(dialog).toHaveTextContent('Scale from 2 to 5');
+    expect(api.scaleTaskManagers).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Scale' }));
+    expect(api.scaleTaskManagers).toHaveBeenCalledWith(ENTITY_REF, 5);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(onChanged).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a number of TaskManagers that is not a whole number', async () => {
+    const user = userEvent.setup();
+    const { dialog, field } = await renderActions().then(() =>
+      openScaleDialog(user),
+    );
+    await user.clear(field);
+    await user.type(field, '-1');
+    expect(dialog).toHaveTextContent('A whole number, 0 or more');
+    expect(
+      within(dialog).getByRole('button', { name: 'Scale' }),
+    ).toBeDisabled();
+  });
+
+  it('shows why scaling failed and keeps the dialog open', async () => {
+    const user = userEvent.setup();
+    const api = mockFlinkStandaloneApi(statusResponse());
+    api.scaleTaskManagers.mockRejectedValue(
+      await responseError(
+        403,
+        'NotAllowedError',
+        'not allowed to scale orders',
+      ),
+    );
+    const { onChanged } = await renderActions({ api });
+    const { dialog, field } = await openScaleDialog(user);
+    await user.clear(field);
+    await user.type(field, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Scale' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'not allowed to scale orders (Request failed with 403 NotAllowedError)',
+    );
+    expect(onChanged).not.toHaveBeenCalled();
+  });
+
+  it('deletes after confirmation, with the claims only when asked', async () => {
+    const user = userEvent.setup();
+    const api = mockFlinkStandaloneApi(statusResponse());
+    api.deleteCluster.mockResolvedValue({
+      deleted: [{ kind: 'StatefulSet', name: 'orders-taskmanager' }],
+      claimsDeleted: ['data-orders-taskmanager-0', 'data-orders-taskmanager-1'],
+      claimsKept: [],
+    });
+    const { onChanged } = await renderActions({ api });
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete cluster' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Delete Flink cluster orders?',
+    });
+    expect(api.deleteCluster).not.toHaveBeenCalled();
+    await user.click(
+      within(dialog).getByRole('checkbox', {
+        name: /Also delete the 2 claims/,
+      }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(api.deleteCluster).toHaveBeenCalledWith(ENTITY_REF, {
+      deleteClaims: true,
+    });
+    await waitFor(() => expect(onChanged).toHaveBeenCalledTimes(1));
+  });
+
+  it('keeps the claims by default and deletes nothing on cancel', async () => {
+    const user = userEvent.setup();
+    const { api } = await renderActions();
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete cluster' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('checkbox')).not.toBeChecked();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(api.deleteCluster).not.toHaveBeenCalled();
+  });
+});
