@@ -1,0 +1,118 @@
+import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  createTestNamespace,
+  useControlPlane,
+} from '@flink-standalone/testenv';
+import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
+import request from 'supertest';
+import { backendToken, clusterConfig } from './__testUtils__/backendAccess';
+import {
+  dryRunFiles,
+  sampleValues,
+  templateDryRunBody,
+} from './__testUtils__/templateDryRun';
+import scaffolderModuleFlinkStandalone from '.';
+
+const plane = useControlPlane();
+
+const CLAIM_TEMPLATES = [
+  {
+    name: 'standard-10g',
+    storage: '10Gi',
+    storageClassName: 'standard',
+    allowedFor: ['jobManager', 'taskManager'],
+  },
+  {
+    name: 'fast-ssd-50g',
+    storage: '50Gi',
+    storageClassName: 'standard',
+    allowedFor: ['taskManager'],
+  },
+];
+
+async function startScaffolder() {
+  const token = await backendToken(plane());
+  const config = clusterConfig(plane(), token).get() as Record<string, any>;
+  config.flinkStandalone.claimTemplates = CLAIM_TEMPLATES;
+  return startTestBackend({
+    features: [
+      scaffolderPlugin,
+      scaffolderModuleFlinkStandalone,
+      catalogServiceMock.factory(),
+      mockServices.rootConfig.factory({
+        data: { backend: { baseUrl: 'http://localhost:7007' }, ...config },
+      }),
+    ],
+  });
+}
+
+describe('the software template, through the scaffolder dry-run endpoint', () => {
+  it('runs every step with the sample values and renders the expected files', async () => {
+    const namespace = await createTestNamespace(plane().client, 'template');
+    const { server } = await startScaffolder();
+    const response = await request(server)
+      .post('/api/scaffolder/v2/dry-run')
+      .send(templateDryRunBody(sampleValues({ namespace })));
+
+    expect(response.status).toBe(200);
+    const files = dryRunFiles(response.body);
+    expect(Object.keys(files).sort()).toEqual([
+      'catalog-info.yaml',
+      'flink-cluster.yaml',
+      'manifests/1-configmap-flink-config-orders-analytics-dev.yaml',
+      'manifests/2-service-orders-analytics-dev.yaml',
+      'manifests/3-service-orders-analytics-dev-rest.yaml',
+      'manifests/4-service-orders-analytics-dev-taskmanager.yaml',
+      'manifests/5-deployment-orders-analytics-dev.yaml',
+      'manifests/6-statefulset-orders-analytics-dev-taskmanager.yaml',
+    ]);
+    const [entity] = fromYaml(files['catalog-info.yaml']) as any[];
+    expect(entity.metadata.annotations).toEqual({
+      'flink-standalone.backstage.io/kubernetes-cluster': 'local',
+      'flink-standalone.backstage.io/namespace': namespace,
+      'flink-standalone.backstage.io/cluster': 'orders-analytics-dev',
+      'backstage.io/kubernetes-id': 'orders-analytics-dev',
+    });
+    expect(entity.spec).toEqual({
+      type: 'service',
+      lifecycle: 'experimental',
+      owner: 'group:default/streaming-team',
+      system: 'system:default/streaming-platform',
+    });
+    const [sts] = fromYaml(
+      files['manifests/6-statefulset-orders-analytics-dev-taskmanager.yaml'],
+    ) as any[];
+    expect(sts.spec.replicas).toBe(2);
+    expect(
+      sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage,
+    ).toBe('10Gi');
+
+    const [spec] = fromYaml(files['flink-cluster.yaml']) as any[];
+    expect(spec.taskManager.volumeClaimTemplates).toEqual([
+      expect.objectContaining({
+        name: 'flink-data',
+        storage: '10Gi',
+        storageClassName: 'standard',
+      }),
+    ]);
+
+    const log = response.body.log.map((e: any) => e.body.message).join('\n');
+    expect(log).toMatch(
+      /\[dry run\] StatefulSet\/orders-analytics-dev-taskmanager created \(6\/6\)/,
+    );
+    expect(response.body.steps.map((s: any) => s.id)).toEqual([
+      'fetch',
+      'render',
+      'apply',
+      'publish',
+      'register',
+    ]);
+    // The dry run changed nothing in the cluster.
+    const { items } = await plane().client.list(
+      `/apis/apps/v1/namespaces/${namespace}/statefulsets`,
+    );
+    expect(items).toEqual([]);
+  });
+});
