@@ -21,11 +21,12 @@ npm_with_progress() {
 stamp_file="$repo_root/node_modules/.flink-standalone-install"
 if [ ! -f "$stamp_file" ] || [ "$(cat "$stamp_file")" != "$(install_stamp)" ]; then
   deps_started=$SECONDS
-  if [ -f "$repo_root/package-lock.json" ]; then
+  if [ -f "$repo_root/package-lock.json" ] && [ ! -d "$repo_root/node_modules" ]; then
     echo "[deps] npm ci: installing the locked dependencies (about 2,500 packages, 3-5 minutes on 2 cores)" >&2
     npm_with_progress ci || { echo "[deps] npm ci failed" >&2; exit 1; }
   else
-    echo "[deps] npm install: no lock file yet, resolving dependencies" >&2
+    # An existing install is updated in place (npm ci would delete it first).
+    echo "[deps] npm install: updating the installed dependencies to the lock file" >&2
     npm_with_progress install || { echo "[deps] npm install failed" >&2; exit 1; }
   fi
   install_stamp > "$stamp_file"

@@ -12,6 +12,12 @@ export CI="${CI:-true}"
 step() { echo; echo "[test] $*"; }
 started=$SECONDS
 
+step "Kubernetes control-plane binaries (built once from the Go module proxy, then cached)"
+bash packages/testenv/scripts/build-binaries.sh
+
+step "Flink runtime jars for the real Flink in the tests (fetched once with Maven, then cached)"
+tsx scripts/prepare-testenv.ts
+
 step "type check (tsc)"
 tsc --noEmit
 

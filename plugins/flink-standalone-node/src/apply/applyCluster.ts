@@ -1,5 +1,5 @@
 import { ConflictError, InputError, NotAllowedError } from '@backstage/errors';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject, V1RoleBinding } from '@kubernetes/client-node';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import { KubernetesApiError, isNotFound } from '../kube/errors';
 import { ObjectRef, describeRef, refOf, resourcePath } from '../kube/resources';
@@ -27,6 +27,8 @@ export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'recreated';
 export interface AppliedObject extends ObjectRef {
   action: ApplyAction;
   resourceVersion?: string;
+  /** What a dry run could not check. */
+  note?: string;
 }
 
 export interface ApplyProgress {
@@ -194,6 +196,12 @@ function explainImmutable(ref: ObjectRef, changes: ImmutableChange[]): string {
     .join(', ')} of an existing StatefulSet. Apply with recreate to delete the StatefulSet with orphan propagation and create it again: its pods keep running and every ordinal keeps its claim.`;
 }
 
+function roleCreatedInThisDryRun(object: KubernetesObject, applied: AppliedObject[]): boolean {
+  if (object.kind !== 'RoleBinding') return false;
+  const { roleRef } = object as V1RoleBinding;
+  return applied.some(o => o.kind === 'Role' && o.name === roleRef.name && o.action === 'created');
+}
+
 /** The error to throw for a failure, with the partial-failure report on it. */
 function failure(error: unknown, ref: ObjectRef, applied: AppliedObject[], rest: KubernetesObject[]): Error {
   const report: ApplyReport = {
@@ -245,6 +253,16 @@ export async function applyCluster(
           if (!options.dryRun) await deleteOrphaning(cluster, ref, options.signal);
           action = 'recreated';
         }
+      }
+      if (options.dryRun && !current && roleCreatedInThisDryRun(object, applied)) {
+        // The API server checks a new binding against its Role, which a dry run did not store.
+        applied.push({
+          ...ref,
+          action: 'created',
+          note: `its Role ${(object as V1RoleBinding).roleRef.name} does not exist yet, so the API server can only check this binding on a real apply`,
+        });
+        progress({ type: 'applied', action: 'created' });
+        continue;
       }
       const result =
         action === 'recreated' && options.dryRun

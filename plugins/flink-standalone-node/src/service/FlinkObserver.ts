@@ -31,6 +31,8 @@ export class FlinkObserver {
   private readonly caches = new Map<string, { cache: ClusterWatchCache; synced: Promise<boolean> }>();
   private readonly rest: FlinkRestClient;
   private readonly now: () => Date;
+  /** The last status per Flink cluster, reused while nothing it depends on changed. */
+  private readonly computed = new Map<string, { key: string; status: FlinkClusterStatus }>();
 
   constructor(private readonly options: FlinkObserverOptions) {
     this.now = options.now ?? (() => new Date());
@@ -70,13 +72,20 @@ export class FlinkObserver {
     const cluster = this.options.registry.authorize(ref.cluster, ref.namespace);
     const entry = this.entry(ref.cluster);
     await entry.synced;
-    const snapshot = entry.cache.snapshot(ref.namespace, ref.name);
-    const rest = snapshot.jobManager ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
-    return observeCluster(snapshot, rest, {
-      now: this.now(),
+    const clusterKey = `${ref.cluster}/${ref.namespace}/${ref.name}`;
+    const rest = entry.cache.hasJobManager(ref.namespace, ref.name) ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
+    const now = this.now();
+    // Ages and stuck-pod thresholds are told in seconds: a status is good for the second.
+    const key = `${entry.cache.version(ref.namespace, ref.name)}|${rest?.fetchedAt}|${Math.floor(now.getTime() / 1000)}`;
+    const previous = this.computed.get(clusterKey);
+    if (previous?.key === key) return previous.status;
+    const status = observeCluster(entry.cache.snapshot(ref.namespace, ref.name), rest, {
+      now,
       stuckTerminatingAfterSeconds:
         this.options.stuckTerminatingAfterSeconds ?? DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
     });
+    this.computed.set(clusterKey, { key, status });
+    return status;
   }
 
   /** Fetches the Flink REST answers now (e.g. while waiting for READY). */
@@ -88,5 +97,6 @@ export class FlinkObserver {
   close(): void {
     for (const { cache } of this.caches.values()) cache.stop();
     this.caches.clear();
+    this.computed.clear();
   }
 }

@@ -132,6 +132,34 @@ export class ClusterWatchCache {
     return this.scopes.find(s => s.namespace === undefined || s.namespace === namespace);
   }
 
+  /**
+   * Changes whenever anything in `snapshot(namespace, name)` may have changed: a cheap key for
+   * reusing a status computed from an earlier snapshot.
+   */
+  version(namespace: string, name: string): string {
+    const scope = this.scopeOf(namespace);
+    if (!scope) return 'none';
+    const appKey = `${namespace}/${name}`;
+    const { informers } = scope;
+    return [
+      informers.StatefulSet.changes(appKey),
+      informers.Deployment.changes(appKey),
+      informers.ReplicaSet.changes(appKey),
+      informers.Pod.changes(appKey),
+      informers.PersistentVolumeClaim.changes(appKey),
+      informers.Event.changes(),
+      this.nodes.changes(),
+      this.stale,
+      this.lastSyncedAt?.getTime(),
+    ].join(':');
+  }
+
+  hasJobManager(namespace: string, name: string): boolean {
+    const informers = this.scopeOf(namespace)?.informers;
+    const workload = clusterObjectNames(name).jobManager;
+    return !!(informers?.StatefulSet.get(namespace, workload) ?? informers?.Deployment.get(namespace, workload));
+  }
+
   /** Everything the cache knows about one Flink cluster. */
   snapshot(namespace: string, name: string): ClusterSnapshot {
     const scope = this.scopeOf(namespace);

@@ -40,6 +40,9 @@ const key = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.metadat
 export class Informer {
   private readonly store = new Map<string, KubernetesObject>();
   private readonly index = new Map<string, Map<string, KubernetesObject>>();
+  /** Bumped on every change, overall and per index key: lets readers reuse derived answers. */
+  private generation = 0;
+  private readonly indexGenerations = new Map<string, number>();
   readonly state: InformerState = { synced: false, connected: false, relists: 0 };
   private resourceVersion?: string;
   private abort = new AbortController();
@@ -80,8 +83,21 @@ export class Informer {
     return this.store.size;
   }
 
+  /** Changes so far, overall or (with a key) to the objects under one index key. */
+  changes(indexKey?: string): number {
+    return indexKey === undefined ? this.generation : (this.indexGenerations.get(indexKey) ?? 0);
+  }
+
+  private bump(object: KubernetesObject): void {
+    this.generation++;
+    for (const indexKey of this.options.indexKeys?.(object) ?? []) {
+      this.indexGenerations.set(indexKey, (this.indexGenerations.get(indexKey) ?? 0) + 1);
+    }
+  }
+
   private put(object: KubernetesObject): void {
     this.remove(key(object));
+    this.bump(object);
     this.store.set(key(object), object);
     for (const indexKey of this.options.indexKeys?.(object) ?? []) {
       let bucket = this.index.get(indexKey);
@@ -93,6 +109,7 @@ export class Informer {
   private remove(objectKey: string): void {
     const previous = this.store.get(objectKey);
     if (!previous) return;
+    this.bump(previous);
     this.store.delete(objectKey);
     for (const indexKey of this.options.indexKeys?.(previous) ?? []) {
       const bucket = this.index.get(indexKey);
