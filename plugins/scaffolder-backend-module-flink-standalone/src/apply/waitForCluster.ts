@@ -1,9 +1,16 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
+import type {
+  ClusterConditionType,
+  FlinkClusterStatus,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import {
+  ClusterNotReadyError,
   ClusterRegistry,
   FlinkKubernetesCluster,
   FlinkObserver,
+  ObservedClusterRef,
+  progressSummary,
   waitForReady,
 } from '@flink-standalone/plugin-flink-standalone-node';
 
@@ -18,7 +25,49 @@ export interface WaitForClusterOptions {
 }
 
 /**
- * Waits until the new cluster is READY. The observer lives for this wait only and watches the
+ * READY says the JobManager answers; a new cluster is up when its TaskManager pods are ready
+ * and its claims bound too.
+ */
+const UP_CONDITIONS: ClusterConditionType[] = [
+  'JobManagerReady',
+  'TaskManagersReady',
+  'VolumesBound',
+];
+
+const isUp = (status: FlinkClusterStatus) =>
+  UP_CONDITIONS.every(type =>
+    status.conditions.some(c => c.type === type && c.status === 'True'),
+  );
+
+async function waitUntilUp(
+  observer: FlinkObserver,
+  ref: ObservedClusterRef,
+  options: WaitForClusterOptions,
+): Promise<FlinkClusterStatus> {
+  const deadline = Date.now() + options.timeoutMs;
+  let last = '';
+  const report = (summary: string) => {
+    if (summary !== last) options.onProgress((last = summary));
+  };
+  for (;;) {
+    const status = await waitForReady(observer, ref, {
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      signal: options.signal,
+      onProgress: p => report(p.summary),
+    });
+    if (isUp(status)) return status;
+    if (Date.now() > deadline) {
+      throw new ClusterNotReadyError(
+        `Flink cluster ${ref.namespace}/${ref.name} is READY but not every TaskManager and claim is up within ${Math.round(options.timeoutMs / 1000)} s: ${progressSummary(status)}`,
+        status,
+      );
+    }
+    await sleep(500, undefined, { signal: options.signal });
+  }
+}
+
+/**
+ * Waits until the new cluster is READY with every TaskManager and claim up. The observer lives for this wait only and watches the
  * one namespace, so a template run leaves no watch behind and lists nothing it does not need.
  */
 export async function waitForCluster(
@@ -34,14 +83,10 @@ export async function waitForCluster(
     restMaxAgeMs: options.restMaxAgeMs,
   });
   try {
-    return await waitForReady(
+    return await waitUntilUp(
       observer,
       { cluster: cluster.name, ...location },
-      {
-        timeoutMs: options.timeoutMs,
-        signal: options.signal,
-        onProgress: p => options.onProgress(p.summary),
-      },
+      options,
     );
   } finally {
     observer.close();
