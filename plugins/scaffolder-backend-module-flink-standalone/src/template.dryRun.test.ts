@@ -48,6 +48,31 @@ async function startScaffolder() {
   });
 }
 
+describe('the module in the real scaffolder backend', () => {
+  it('lists the three actions with their examples and input schemas', async () => {
+    const { server } = await startScaffolder();
+    const response = await request(server).get('/api/scaffolder/v2/actions');
+
+    expect(response.status).toBe(200);
+    const ours = response.body.filter((a: { id: string }) =>
+      a.id.startsWith('flink:standalone:'),
+    );
+    expect(ours.map((a: { id: string }) => a.id).sort()).toEqual([
+      'flink:standalone:apply',
+      'flink:standalone:render',
+      'flink:standalone:validate',
+    ]);
+    for (const action of ours) {
+      expect(action.examples.length).toBeGreaterThan(0);
+      expect(action.schema.input.properties.spec).toBeDefined();
+    }
+    const apply = ours.find(
+      (a: { id: string }) => a.id === 'flink:standalone:apply',
+    );
+    expect(apply.schema.input.required).toEqual(['cluster', 'entityRef']);
+  });
+});
+
 describe('the software template, through the scaffolder dry-run endpoint', () => {
   it('runs every step with the sample values and renders the expected files', async () => {
     const namespace = await createTestNamespace(plane().client, 'template');
