@@ -140,4 +140,54 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
     );
     expect(items).toEqual([]);
   });
+
+  it('renders application mode, a custom volume and HA; GitOps delivery skips the apply', async () => {
+    const { server } = await startScaffolder();
+    const values = sampleValues({
+      namespace: 'not-created-because-gitops',
+      mode: 'application',
+      jarURI: 'local:///opt/flink/usrlib/orders.jar',
+      entryClass: 'com.example.OrdersJob',
+      parallelism: 4,
+      volume: 'custom',
+      volumeSize: '20Gi',
+      storageClassName: 'standard',
+      highAvailability: true,
+      haStorageDir: 's3://flink-ha/orders-analytics-dev',
+      claimRetentionWhenScaled: 'Retain',
+      delivery: 'gitops',
+    });
+    const response = await request(server)
+      .post('/api/scaffolder/v2/dry-run')
+      .send(templateDryRunBody(values));
+
+    expect(response.status).toBe(200);
+    const files = dryRunFiles(response.body);
+    const [spec] = fromYaml(files['flink-cluster.yaml']) as any[];
+    expect(spec).toMatchObject({
+      mode: 'application',
+      job: {
+        jarURI: 'local:///opt/flink/usrlib/orders.jar',
+        entryClass: 'com.example.OrdersJob',
+        parallelism: 4,
+      },
+      taskManager: {
+        volumeClaimTemplates: [
+          { name: 'flink-data', storage: '20Gi', storageClassName: 'standard' },
+        ],
+        pvcRetention: { whenDeleted: 'Delete', whenScaled: 'Retain' },
+      },
+      highAvailability: { storageDir: 's3://flink-ha/orders-analytics-dev' },
+    });
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining([
+        'manifests/1-serviceaccount-orders-analytics-dev.yaml',
+        'manifests/2-role-orders-analytics-dev.yaml',
+        'manifests/3-rolebinding-orders-analytics-dev.yaml',
+      ]),
+    );
+    const log = response.body.log.map((e: any) => e.body.message).join('\n');
+    expect(log).not.toMatch(/\[dry run\]/);
+    expect(log).toMatch(/Skipping step apply/i);
+  });
 });
