@@ -37,6 +37,7 @@ const NAMESPACES = Number(process.env.BENCH_NAMESPACES ?? 10);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 100);
 const LOAD_CONCURRENCY = 48;
 
+const BENCH_NODE = 'bench-node';
 const namespaceOf = (i: number) => `bench-${i % NAMESPACES}`;
 const clusterName = (i: number) => `c${i}`;
 const labels = (i: number, component: string) => ({
@@ -113,8 +114,6 @@ function clusterObjects(i: number) {
     statefulSet(tm, 'taskmanager', TASKMANAGERS),
   ];
 }
-
-const BENCH_NODE = 'bench-node';
 
 async function load(http: KubeHttp) {
   // The node must exist, or the pod garbage collector deletes pods bound to it.

@@ -6,7 +6,7 @@ import {
 import { createTestNamespace, useControlPlane, waitFor } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
-import { TEST_CLUSTER, backendToken, registryFor } from '../testUtils/backendAccess';
+import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
 import {
   FieldConflictError,
   ImmutableFieldError,

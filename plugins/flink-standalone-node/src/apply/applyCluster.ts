@@ -196,6 +196,12 @@ function explainImmutable(ref: ObjectRef, changes: ImmutableChange[]): string {
     .join(', ')} of an existing StatefulSet. Apply with recreate to delete the StatefulSet with orphan propagation and create it again: its pods keep running and every ordinal keeps its claim.`;
 }
 
+/** Unchanged when the API server kept the resourceVersion: a no-op apply does not bump it. */
+function actionOf(current: KubernetesObject | undefined, resourceVersion?: string): ApplyAction {
+  if (!current) return 'created';
+  return current.metadata?.resourceVersion === resourceVersion ? 'unchanged' : 'configured';
+}
+
 function roleCreatedInThisDryRun(object: KubernetesObject, applied: AppliedObject[]): boolean {
   if (object.kind !== 'RoleBinding') return false;
   const { roleRef } = object as V1RoleBinding;
@@ -269,7 +275,7 @@ export async function applyCluster(
           ? current!
           : await applyOne(cluster, object, options);
       const resourceVersion = result.metadata?.resourceVersion;
-      action ??= !current ? 'created' : current.metadata?.resourceVersion === resourceVersion ? 'unchanged' : 'configured';
+      action ??= actionOf(current, resourceVersion);
       applied.push({ ...ref, action, resourceVersion });
       progress({ type: 'applied', action });
     } catch (error) {

@@ -27,8 +27,8 @@ function comparable(object: KubernetesObject | undefined): Record<string, unknow
 
 function formatPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
-  const part = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
-  return !path ? part : part.startsWith('[') ? `${path}${part}` : `${path}.${part}`;
+  if (!/^[A-Za-z_$][\w$]*$/.test(key)) return `${path}["${key}"]`;
+  return path ? `${path}.${key}` : key;
 }
 
 /** Leaf-level differences between two JSON values. */
@@ -64,7 +64,9 @@ export async function diffCluster(
     }
     const wouldBe = await serverSideApply(cluster, object, { dryRun: true, force: true });
     const changes = jsonDiff(comparable(current), comparable(wouldBe));
-    diffs.push({ ...ref, action: !current ? 'create' : changes.length ? 'update' : 'unchanged', changes });
+    let action: ObjectDiff['action'] = 'create';
+    if (current) action = changes.length > 0 ? 'update' : 'unchanged';
+    diffs.push({ ...ref, action, changes });
   }
   return diffs;
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
 import { useControlPlane } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { TEST_CLUSTER, backendToken, registryFor } from '../testUtils/backendAccess';
+import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import { applyCluster, applyReportOf } from './applyCluster';
 

@@ -19,7 +19,7 @@ import { waitForReady } from '../apply/waitForReady';
 import type { ClusterRegistry } from '../cluster/ClusterRegistry';
 import { observeCluster } from '../observer';
 import { ClusterWatchCache } from '../watch/ClusterWatchCache';
-import { TEST_CLUSTER, backendToken, registryFor } from '../testUtils/backendAccess';
+import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
 import { FlinkObserver } from './FlinkObserver';
 
 const plane = useControlPlane();

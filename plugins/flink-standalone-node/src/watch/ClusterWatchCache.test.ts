@@ -2,7 +2,7 @@ import { parseClusterSpec, renderCluster } from '@flink-standalone/plugin-flink-
 import { ControlPlane, createTestNamespace, startControlPlane, waitFor } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyCluster } from '../apply/applyCluster';
-import { TEST_CLUSTER, backendToken, registryFor } from '../testUtils/backendAccess';
+import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
 import { ClusterWatchCache } from './ClusterWatchCache';
 
 // Restarting the API server would disturb other test files: this file gets a plane of its own.
