@@ -162,8 +162,12 @@ describe('EntityFlinkStandaloneCard', () => {
   it('warns visibly when the status is stale', async () => {
     await renderCard(statusResponse(staleStatus()));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent(/Stale/);
-    expect(alert).toHaveTextContent('as of 75 s ago');
+    expect(alert).toHaveTextContent(
+      /Stale: the watch on the Kubernetes API was lost/,
+    );
+    expect(
+      screen.getByText('observed 12 s ago, last synced 75 s ago'),
+    ).toBeInTheDocument();
   });
 
   it('counts a pending claim as not bound', async () => {
