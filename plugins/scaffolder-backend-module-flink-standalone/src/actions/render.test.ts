@@ -181,6 +181,13 @@ describe('flink:standalone:render', () => {
     ]);
   });
 
+  it('names the input of a spec file that is not there', async () => {
+    const { ctx } = actionContext({ specFile: 'flink-clustr.yaml' });
+    await expect(action.handler(ctx as any)).rejects.toThrow(
+      'specFile flink-clustr.yaml does not exist in the workspace',
+    );
+  });
+
   it('refuses paths outside the workspace', async () => {
     const { ctx } = actionContext({ spec, targetPath: '../outside' });
     await expect(action.handler(ctx as any)).rejects.toThrow(

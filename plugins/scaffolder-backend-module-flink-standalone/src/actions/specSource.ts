@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
 import { InputError } from '@backstage/errors';
 import {
   ClusterSpec,
@@ -7,6 +6,7 @@ import {
   parseClusterSpec,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import type { ClaimTemplates } from '../claimTemplates/ClaimTemplates';
+import { existingWorkspacePath } from './workspace';
 
 /** Where an action finds the cluster spec: inline from the form, or a file in the workspace. */
 export interface SpecSource {
@@ -15,7 +15,7 @@ export interface SpecSource {
 }
 
 async function readSpecFile(workspacePath: string, specFile: string) {
-  const path = resolveSafeChildPath(workspacePath, specFile);
+  const path = await existingWorkspacePath(workspacePath, specFile, 'specFile');
   const documents = fromYaml(await readFile(path, 'utf8'));
   if (documents.length !== 1) {
     throw new InputError(

@@ -1,12 +1,12 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
 import { InputError } from '@backstage/errors';
 import {
   TYPE_FLINK_STANDALONE,
   fromYaml,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { existingWorkspacePath } from '../actions/workspace';
 
 export interface FlinkManifests {
   objects: KubernetesObject[];
@@ -29,7 +29,11 @@ export async function readManifests(
   workspacePath: string,
   manifestsPath: string,
 ): Promise<FlinkManifests> {
-  const path = resolveSafeChildPath(workspacePath, manifestsPath);
+  const path = await existingWorkspacePath(
+    workspacePath,
+    manifestsPath,
+    'manifestsPath',
+  );
   const objects: KubernetesObject[] = [];
   for (const file of await yamlFilesAt(path)) {
     objects.push(
