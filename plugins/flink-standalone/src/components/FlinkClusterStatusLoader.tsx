@@ -48,7 +48,7 @@ export function FlinkClusterStatusLoader(props: LoaderProps) {
 
 function StatusOf(props: LoaderProps & { entity: Entity }) {
   const interval = useRefreshIntervalSeconds(props.refreshIntervalSeconds);
-  const { response, error, loading, refresh } = useFlinkClusterStatus(
+  const { response, error, refresh } = useFlinkClusterStatus(
     props.entity,
     interval,
   );
@@ -56,5 +56,5 @@ function StatusOf(props: LoaderProps & { entity: Entity }) {
     return <>{props.children({ response, refreshError: error, refresh })}</>;
   }
   if (error) return <ResponseErrorPanel error={error} />;
-  return loading ? <Progress /> : null;
+  return <Progress />;
 }

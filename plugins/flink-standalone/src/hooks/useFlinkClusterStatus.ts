@@ -14,7 +14,6 @@ export interface FlinkClusterStatusState {
   response?: EntityFlinkStatusResponse;
   /** The last refresh's error. */
   error?: Error;
-  loading: boolean;
   refresh: () => void;
 }
 
@@ -38,9 +37,9 @@ export function useFlinkClusterStatus(
 ): FlinkClusterStatusState {
   const api = useApi(flinkStandaloneApiRef);
   const visible = usePageVisible();
-  const [state, setState] = useState<Omit<FlinkClusterStatusState, 'refresh'>>({
-    loading: true,
-  });
+  const [state, setState] = useState<Omit<FlinkClusterStatusState, 'refresh'>>(
+    {},
+  );
   const { kind, namespace, name } = getCompoundEntityRef(entity);
   // Answers of an earlier entity or a slower earlier request must not overwrite newer ones.
   const latestRequest = useRef(0);
@@ -49,23 +48,18 @@ export function useFlinkClusterStatus(
     const request = ++latestRequest.current;
     api.getEntityStatus({ kind, namespace, name }).then(
       response => {
-        if (request === latestRequest.current)
-          setState({ response, loading: false });
+        if (request === latestRequest.current) setState({ response });
       },
       error => {
         if (request === latestRequest.current) {
-          setState(previous => ({
-            response: previous.response,
-            error,
-            loading: false,
-          }));
+          setState(previous => ({ response: previous.response, error }));
         }
       },
     );
   }, [api, kind, namespace, name]);
 
   useEffect(() => {
-    setState({ loading: true });
+    setState({});
   }, [kind, namespace, name]);
 
   useEffect(() => {

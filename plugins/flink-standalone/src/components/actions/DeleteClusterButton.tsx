@@ -9,11 +9,12 @@ import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
 import Alert from '@material-ui/lab/Alert';
-import { alertApiRef, useApi } from '@backstage/core-plugin-api';
+import { useApi } from '@backstage/core-plugin-api';
 import type { CompoundEntityRef } from '@backstage/catalog-model';
 import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
 import { flinkStandaloneApiRef } from '../../api';
 import { describeError } from '../format';
+import { useConfirmedAction } from './useConfirmedAction';
 
 /** Deletes the cluster after a confirmation; its claims only when asked to. */
 export function DeleteClusterButton(props: {
@@ -23,36 +24,19 @@ export function DeleteClusterButton(props: {
 }) {
   const { entityRef, status, onDeleted } = props;
   const api = useApi(flinkStandaloneApiRef);
-  const alertApi = useApi(alertApiRef);
-  const [open, setOpen] = useState(false);
+  const dialog = useConfirmedAction(onDeleted);
   const [deleteClaims, setDeleteClaims] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
 
   const openDialog = () => {
     setDeleteClaims(false);
-    setError(undefined);
-    setOpen(true);
+    dialog.show();
   };
 
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const remove = () =>
+    dialog.run(async () => {
       const result = await api.deleteCluster(entityRef, { deleteClaims });
-      alertApi.post({
-        message: `Deleted ${result.deleted.length} objects of ${status.name}; ${result.claimsDeleted.length} claims deleted, ${result.claimsKept.length} kept`,
-        severity: 'success',
-        display: 'transient',
-      });
-      setOpen(false);
-      onDeleted();
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return `Deleted ${result.deleted.length} objects of ${status.name}; ${result.claimsDeleted.length} claims deleted, ${result.claimsKept.length} kept`;
+    });
 
   return (
     <>
@@ -60,8 +44,8 @@ export function DeleteClusterButton(props: {
         Delete cluster
       </Button>
       <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
+        open={dialog.open}
+        onClose={dialog.close}
         aria-labelledby="flink-delete-title"
       >
         <DialogTitle id="flink-delete-title">
@@ -82,15 +66,17 @@ export function DeleteClusterButton(props: {
             }
             label={`Also delete the ${status.claims.length} claims (their data, including local recovery state, is lost)`}
           />
-          {error && <Alert severity="error">{describeError(error)}</Alert>}
+          {dialog.error && (
+            <Alert severity="error">{describeError(dialog.error)}</Alert>
+          )}
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
+          <Button onClick={dialog.close}>Cancel</Button>
           <Button
             color="secondary"
             variant="contained"
             onClick={remove}
-            disabled={busy}
+            disabled={dialog.busy}
           >
             Delete
           </Button>

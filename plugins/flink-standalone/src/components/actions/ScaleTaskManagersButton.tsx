@@ -8,11 +8,12 @@ import DialogContentText from '@material-ui/core/DialogContentText';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Alert from '@material-ui/lab/Alert';
-import { alertApiRef, useApi } from '@backstage/core-plugin-api';
+import { useApi } from '@backstage/core-plugin-api';
 import type { CompoundEntityRef } from '@backstage/catalog-model';
 import type { WorkloadStatus } from '@flink-standalone/plugin-flink-standalone-common';
 import { flinkStandaloneApiRef } from '../../api';
 import { describeError, formatClaimRetention } from '../format';
+import { useConfirmedAction } from './useConfirmedAction';
 
 function parseReplicas(text: string): number | undefined {
   const value = Number(text);
@@ -29,39 +30,21 @@ export function ScaleTaskManagersButton(props: {
 }) {
   const { entityRef, taskManager, onScaled } = props;
   const api = useApi(flinkStandaloneApiRef);
-  const alertApi = useApi(alertApiRef);
+  const dialog = useConfirmedAction(onScaled);
   const current = taskManager.replicas.desired;
-  const [open, setOpen] = useState(false);
   const [text, setText] = useState(String(current));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
   const replicas = parseReplicas(text);
 
   const openDialog = () => {
     setText(String(current));
-    setError(undefined);
-    setOpen(true);
+    dialog.show();
   };
 
-  const scale = async () => {
-    if (replicas === undefined) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await api.scaleTaskManagers(entityRef, replicas);
-      alertApi.post({
-        message: `Scaled ${result.kind} ${result.name} from ${result.previousReplicas} to ${result.replicas} TaskManagers`,
-        severity: 'success',
-        display: 'transient',
-      });
-      setOpen(false);
-      onScaled();
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const scale = (to: number) =>
+    dialog.run(async () => {
+      const result = await api.scaleTaskManagers(entityRef, to);
+      return `Scaled ${result.kind} ${result.name} from ${result.previousReplicas} to ${result.replicas} TaskManagers`;
+    });
 
   return (
     <>
@@ -69,8 +52,8 @@ export function ScaleTaskManagersButton(props: {
         Scale TaskManagers
       </Button>
       <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
+        open={dialog.open}
+        onClose={dialog.close}
         aria-labelledby="flink-scale-title"
       >
         <DialogTitle id="flink-scale-title">Scale TaskManagers</DialogTitle>
@@ -95,15 +78,19 @@ export function ScaleTaskManagersButton(props: {
                 : `Scale from ${current} to ${replicas}`
             }
           />
-          {error && <Alert severity="error">{describeError(error)}</Alert>}
+          {dialog.error && (
+            <Alert severity="error">{describeError(dialog.error)}</Alert>
+          )}
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
+          <Button onClick={dialog.close}>Cancel</Button>
           <Button
             color="primary"
             variant="contained"
-            onClick={scale}
-            disabled={busy || replicas === undefined || replicas === current}
+            onClick={() => replicas !== undefined && scale(replicas)}
+            disabled={
+              dialog.busy || replicas === undefined || replicas === current
+            }
           >
             Scale
           </Button>
