@@ -1,5 +1,6 @@
 /** @jsxImportSource react */
 import { act, screen } from '@testing-library/react';
+import type { EntityFlinkStatusResponse } from '@flink-standalone/plugin-flink-standalone-common';
 import { EntityFlinkStandaloneCard } from '../components/EntityFlinkStandaloneCard';
 import {
   errorStatus,
@@ -112,5 +113,25 @@ describe('automatic refresh', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(
       'Could not refresh, showing the last answer: Failed to fetch',
     );
+  });
+
+  it('ignores an answer that arrives after a newer one', async () => {
+    const api = mockFlinkStandaloneApi(statusResponse());
+    let answerSlowly: (response: EntityFlinkStatusResponse) => void = () => {};
+    api.getEntityStatus.mockReturnValueOnce(
+      new Promise(resolve => {
+        answerSlowly = resolve;
+      }),
+    );
+    api.getEntityStatus.mockResolvedValueOnce(statusResponse(errorStatus()));
+    await renderFlinkView(
+      <EntityFlinkStandaloneCard refreshIntervalSeconds={5} />,
+      { api },
+    );
+    await advanceSeconds(5);
+    expect(screen.getByText('ERROR')).toBeInTheDocument();
+    await act(async () => answerSlowly(statusResponse(readyStatus(2))));
+    expect(screen.getByText('ERROR')).toBeInTheDocument();
+    expect(screen.queryByText('READY')).not.toBeInTheDocument();
   });
 });
