@@ -27,6 +27,7 @@ backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
 backend.add(import('@backstage/plugin-catalog-backend'));
 backend.add(import('@backstage/plugin-catalog-backend-module-scaffolder-entity-model'));
 backend.add(import('@backstage/plugin-scaffolder-backend'));
+backend.add(import('@flink-standalone/plugin-scaffolder-backend-module-flink-standalone'));
 backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(examplePermissionPolicy);
 backend.add(import('@flink-standalone/plugin-flink-standalone-backend'));

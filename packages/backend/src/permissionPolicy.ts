@@ -20,13 +20,15 @@ export const READ_ONLY_USERS = ['user:default/viewer'];
 /** Members may operate every Flink cluster, whoever owns it. */
 export const PLATFORM_GROUP = 'group:default/platform-team';
 
-const OPERATIONS = [flinkStandaloneApplyPermission, flinkStandaloneScalePermission, flinkStandaloneDeletePermission];
+const OPERATIONS = [flinkStandaloneScalePermission, flinkStandaloneDeletePermission];
 
 /**
  * The example app's policy, exercising Flink Standalone's permissions:
  * - everyone signed in may read a cluster's status;
- * - apply, scale and delete: the platform team on every entity, other users on entities their
- *   groups (or they) own, read-only users never;
+ * - apply (the scaffolder's, for a component that is not in the catalog yet): every user but
+ *   the read-only ones; a conditional decision could not be evaluated on a missing entity;
+ * - scale and delete: the platform team on every entity, other users on entities their groups
+ *   (or they) own, read-only users never;
  * - everything else is allowed (a demo app).
  */
 export class FlinkStandaloneExamplePolicy implements PermissionPolicy {
@@ -34,11 +36,15 @@ export class FlinkStandaloneExamplePolicy implements PermissionPolicy {
     if (isPermission(request.permission, flinkStandaloneStatusReadPermission)) {
       return { result: AuthorizeResult.ALLOW };
     }
+    const userRef = user?.info.userEntityRef;
+    const readOnly = !userRef || READ_ONLY_USERS.includes(userRef);
+    if (isPermission(request.permission, flinkStandaloneApplyPermission)) {
+      return { result: readOnly ? AuthorizeResult.DENY : AuthorizeResult.ALLOW };
+    }
     const operation = OPERATIONS.find(p => isPermission(request.permission, p));
     if (!operation) return { result: AuthorizeResult.ALLOW };
-    const userRef = user?.info.userEntityRef;
     const ownership = user?.info.ownershipEntityRefs ?? [];
-    if (!userRef || READ_ONLY_USERS.includes(userRef)) return { result: AuthorizeResult.DENY };
+    if (readOnly) return { result: AuthorizeResult.DENY };
     if (ownership.includes(PLATFORM_GROUP)) return { result: AuthorizeResult.ALLOW };
     return createCatalogConditionalDecision(
       operation as typeof flinkStandaloneScalePermission,

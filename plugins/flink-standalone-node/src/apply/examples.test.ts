@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
-import { useControlPlane } from '@flink-standalone/testenv';
+import { createTestNamespace, useControlPlane } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
@@ -18,10 +18,14 @@ beforeAll(async () => {
   cluster = registryFor(plane(), await backendToken(plane())).get(TEST_CLUSTER);
 });
 
-async function ensureNamespace(name: string) {
-  if (!(await plane().client.find(`/api/v1/namespaces/${name}`))) {
-    await plane().client.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
+/** The example's objects, moved to a namespace of this test's own (other tests use the originals). */
+async function inTestNamespace(file: string): Promise<any[]> {
+  const namespace = await createTestNamespace(plane().client, 'examples');
+  return (fromYaml(readFileSync(join(EXAMPLES, file), 'utf8')) as any[]).map(object => ({
+    ...object,
+    metadata: { ...object.metadata, namespace },
+    ...(object.subjects && { subjects: object.subjects.map((s: any) => ({ ...s, namespace })) }),
+  }));
 }
 
 describe('the rendered examples in the real API server', () => {
@@ -30,8 +34,7 @@ describe('the rendered examples in the real API server', () => {
   });
 
   it.each(rendered)('%s: server-side apply with dryRun=All accepts every object', async file => {
-    const objects = fromYaml(readFileSync(join(EXAMPLES, file), 'utf8')) as KubernetesObject[];
-    await ensureNamespace(objects[0].metadata!.namespace!);
+    const objects = (await inTestNamespace(file)) as KubernetesObject[];
     const result = await applyCluster(cluster, objects, { dryRun: true });
     expect(result.objects.map(o => `${o.kind}/${o.name}`)).toEqual(
       objects.map(o => `${o.kind}/${o.metadata!.name}`),
@@ -44,8 +47,7 @@ describe('the rendered examples in the real API server', () => {
   });
 
   it("rejects an invalid object with the API server's message", async () => {
-    const objects = fromYaml(readFileSync(join(EXAMPLES, 'minimal.rendered.yaml'), 'utf8')) as any[];
-    await ensureNamespace(objects[0].metadata.namespace);
+    const objects = await inTestNamespace('minimal.rendered.yaml');
     const workload = objects.find(o => o.kind === 'StatefulSet');
     workload.spec.replicas = -1;
     const error = await applyCluster(cluster, objects, { dryRun: true }).catch(e => e);

@@ -77,7 +77,7 @@ export class ClusterWatchCache {
         }),
       },
     }));
-    this.nodes = informer('Node', undefined, slimNode);
+    this.nodes = informer('Node', undefined, slimNode, { optional: true });
   }
 
   private get allInformers(): Informer[] {
@@ -102,7 +102,7 @@ export class ClusterWatchCache {
       );
     });
     try {
-      await Promise.race([Promise.all(this.allInformers.map(i => i.synced())), timeout]);
+      await Promise.race([Promise.all([...this.allInformers, this.nodes].map(i => i.synced())), timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -16,6 +16,11 @@ export interface InformerOptions {
   indexKeys?: (object: KubernetesObject) => string[];
   onChange?: () => void;
   pageSize?: number;
+  /**
+   * A kind the backend may not be allowed to read (nodes, with namespaced RBAC): a 403 counts as
+   * synced-and-empty instead of holding up the cache.
+   */
+  optional?: boolean;
   /** Backoff bounds after a failed list or watch. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -133,6 +138,10 @@ export class Informer {
         if (isGone(error)) {
           this.resourceVersion = undefined;
           continue;
+        }
+        if (this.options.optional && error instanceof KubernetesApiError && error.statusCode === 403) {
+          this.resolveFirstSync();
+          backoff = this.options.maxBackoffMs ?? 10_000;
         }
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 10_000);
