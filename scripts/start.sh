@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Reserved for `npm start` (the Backstage app against a local control plane), which arrives
-# with the app issue.
-echo "npm start is not available yet: the Backstage app and backend are not part of this repository yet." >&2
-echo "Until then: npm run render -- examples/clusters/minimal.yaml" >&2
-exit 1
+# npm start: the example app with both plugins (see scripts/start.ts). Bootstraps Node, installs
+# dependencies and builds the control-plane binaries when they are missing.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+source scripts/node-env.sh
+source scripts/ensure-deps.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+bash packages/testenv/scripts/build-binaries.sh
+exec tsx scripts/start.ts
