@@ -34,7 +34,13 @@ export const flinkStandalonePlugin = createBackendPlugin({
         });
         lifecycle.addShutdownHook(() => observer.close());
         permissionsRegistry.addPermissions(flinkStandalonePermissions);
-        const service = new FlinkStandaloneService({ registry, observer, catalog, permissions, logger });
+        const flinkUiUrls = new Map(
+          (config.getOptionalConfigArray('flinkStandalone.clusters') ?? []).flatMap(c => {
+            const url = c.getOptionalString('flinkUiUrl');
+            return url ? [[c.getString('name'), url] as const] : [];
+          }),
+        );
+        const service = new FlinkStandaloneService({ registry, observer, catalog, permissions, logger, flinkUiUrls });
         httpRouter.use(createRouter({ service, registry, httpAuth }));
         logger.info(`Flink Standalone: clusters ${registry.list().map(c => c.name).join(', ') || '(none configured)'}`);
       },

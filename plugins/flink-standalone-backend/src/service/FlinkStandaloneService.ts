@@ -36,6 +36,8 @@ export interface FlinkStandaloneServiceOptions {
   catalog: CatalogService;
   permissions: PermissionsService;
   logger: LoggerService;
+  /** `flinkStandalone.clusters[].flinkUiUrl` per cluster, with `{name}`/`{namespace}` placeholders. */
+  flinkUiUrls?: Map<string, string>;
 }
 
 /**
@@ -111,10 +113,15 @@ export class FlinkStandaloneService {
     };
   }
 
-  /** The annotation's URL, or the direct REST URL (the Flink UI is served by the REST endpoint). */
+  /**
+   * The entity's annotation, else the cluster's configured pattern, else the direct REST URL
+   * (the Flink UI is served by the REST endpoint).
+   */
   private flinkUiUrl(entity: Entity, cluster: FlinkKubernetesCluster, location: FlinkClusterLocation) {
     const annotated = entity.metadata.annotations?.[ANNOTATION_FLINK_UI_URL];
     if (annotated) return annotated;
+    const configured = this.options.flinkUiUrls?.get(cluster.name);
+    if (configured) return directBaseUrl(configured, location.namespace, location.name);
     const { mode, baseUrl } = cluster.flinkRest;
     return mode === 'direct' && baseUrl ? directBaseUrl(baseUrl, location.namespace, location.name) : undefined;
   }
