@@ -32,7 +32,10 @@ export class FlinkObserver {
   private readonly rest: FlinkRestClient;
   private readonly now: () => Date;
   /** The last status per Flink cluster, reused while nothing it depends on changed. */
-  private readonly computed = new Map<string, { key: string; status: FlinkClusterStatus }>();
+  private readonly computed = new Map<
+    string,
+    { key: string; second: number; timeSensitive: boolean; status: FlinkClusterStatus }
+  >();
 
   constructor(private readonly options: FlinkObserverOptions) {
     this.now = options.now ?? (() => new Date());
@@ -75,16 +78,20 @@ export class FlinkObserver {
     const clusterKey = `${ref.cluster}/${ref.namespace}/${ref.name}`;
     const rest = entry.cache.hasJobManager(ref.namespace, ref.name) ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
     const now = this.now();
-    // Ages and stuck-pod thresholds are told in seconds: a status is good for the second.
-    const key = `${entry.cache.version(ref.namespace, ref.name)}|${rest?.fetchedAt}|${Math.floor(now.getTime() / 1000)}`;
+    const key = `${entry.cache.version(ref.namespace, ref.name)}|${rest?.fetchedAt}`;
+    const second = Math.floor(now.getTime() / 1000);
     const previous = this.computed.get(clusterKey);
-    if (previous?.key === key) return previous.status;
+    // Only a terminating pod makes a status depend on the clock (it turns stuck with time).
+    if (previous?.key === key && (!previous.timeSensitive || previous.second === second)) {
+      return { ...previous.status, observedAt: now.toISOString() };
+    }
     const status = observeCluster(entry.cache.snapshot(ref.namespace, ref.name), rest, {
       now,
       stuckTerminatingAfterSeconds:
         this.options.stuckTerminatingAfterSeconds ?? DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
     });
-    this.computed.set(clusterKey, { key, status });
+    const timeSensitive = status.pods.some(p => p.deletionTimestamp !== undefined);
+    this.computed.set(clusterKey, { key, second, timeSensitive, status });
     return status;
   }
 
