@@ -54,3 +54,5 @@ export {
 export type { SharedControlPlane } from './shared';
 export { cleanUpStaleRuns } from './cleanup';
 export { createReadyPod, holds, isPodReady, simplePod } from './testHelpers';
+export { serviceAccountToken } from './serviceAccounts';
+export type { RbacManifestObject } from './serviceAccounts';
