@@ -18,6 +18,9 @@ bash packages/testenv/scripts/build-binaries.sh
 step "Flink runtime jars for the real Flink in the tests (fetched once with Maven, then cached)"
 tsx scripts/prepare-testenv.ts
 
+step "Chromium for the end-to-end browser test (Debian's package, installed once)"
+bash scripts/ensure-chromium.sh
+
 step "type check (tsc)"
 tsc --noEmit
 

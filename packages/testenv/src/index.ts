@@ -38,7 +38,9 @@ export {
   resolveBinary,
 } from './paths';
 export type { BinaryName } from './paths';
-export { waitFor } from './processes';
+export { FatalError, ManagedProcess, removeWorkDir, waitFor } from './processes';
+export type { ProcessSpec } from './processes';
+export { freePorts } from './ports';
 export {
   IMMEDIATE_STORAGE_CLASS,
   POOL_LABEL,

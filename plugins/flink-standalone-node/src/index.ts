@@ -41,7 +41,7 @@ export {
   scaleTaskManagers,
 } from './apply/clusterOperations';
 export type { DeleteOptions, DeleteResult, FlinkClusterRef } from './apply/clusterOperations';
-export { waitForReady, progressSummary, ClusterNotReadyError } from './apply/waitForReady';
+export { waitForReady, isReadyAsSimulated, progressSummary, ClusterNotReadyError } from './apply/waitForReady';
 export type { WaitOptions, WaitProgress } from './apply/waitForReady';
 export { ClusterWatchCache } from './watch/ClusterWatchCache';
 export type { WatchCacheOptions } from './watch/ClusterWatchCache';

@@ -5,7 +5,13 @@ import {
   createTestNamespace,
   useControlPlane,
 } from '@flink-standalone/testenv';
+import { createBackendModule } from '@backstage/backend-plugin-api';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
+import scaffolderModuleGithub from '@backstage/plugin-scaffolder-backend-module-github';
+import {
+  createTemplateAction,
+  scaffolderActionsExtensionPoint,
+} from '@backstage/plugin-scaffolder-node';
 import request from 'supertest';
 import { backendToken, clusterConfig } from './__testUtils__/backendAccess';
 import {
@@ -32,6 +38,32 @@ const CLAIM_TEMPLATES = [
   },
 ];
 
+/**
+ * A stand-in for the example app's local:catalog:register action (packages/backend; the
+ * end-to-end test runs the real one): it records which workspace file the template hands it.
+ */
+const localRegisterInputs: unknown[] = [];
+const localRegisterStandIn = createBackendModule({
+  pluginId: 'scaffolder',
+  moduleId: 'local-register-stand-in',
+  register(reg) {
+    reg.registerInit({
+      deps: { actions: scaffolderActionsExtensionPoint },
+      async init({ actions }) {
+        actions.addActions(
+          createTemplateAction({
+            id: 'local:catalog:register',
+            supportsDryRun: true,
+            async handler(ctx) {
+              localRegisterInputs.push(ctx.input);
+            },
+          }),
+        );
+      },
+    });
+  },
+});
+
 async function startScaffolder() {
   const token = await backendToken(plane());
   const config = clusterConfig(plane(), token).get() as Record<string, any>;
@@ -40,6 +72,9 @@ async function startScaffolder() {
     features: [
       scaffolderPlugin,
       scaffolderModuleFlinkStandalone,
+      // publish:github, for the repository options (it has no dry run: the runner skips it).
+      scaffolderModuleGithub,
+      localRegisterStandIn,
       catalogServiceMock.factory(),
       mockServices.rootConfig.factory({
         data: { backend: { baseUrl: 'http://localhost:7007' }, ...config },
@@ -133,6 +168,11 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
       'apply',
       'publish',
       'register',
+      'register-local',
+    ]);
+    // No repository: the component is registered from the workspace.
+    expect(localRegisterInputs).toEqual([
+      { catalogInfoPath: 'catalog-info.yaml' },
     ]);
     // The dry run changed nothing in the cluster.
     const { items } = await plane().client.list(
@@ -156,6 +196,7 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
       haStorageDir: 's3://flink-ha/orders-analytics-dev',
       claimRetentionWhenScaled: 'Retain',
       delivery: 'gitops',
+      repoUrl: 'github.com?owner=example&repo=orders-analytics-dev',
     });
     const response = await request(server)
       .post('/api/scaffolder/v2/dry-run')
@@ -189,5 +230,39 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
     const log = response.body.log.map((e: any) => e.body.message).join('\n');
     expect(log).not.toMatch(/\[dry run\]/);
     expect(log).toMatch(/Skipping step apply/i);
+    // The repository steps run instead of the local registration (they have no dry run).
+    expect(log).toMatch(
+      /Skipping because publish:github does not support dry-run/,
+    );
+    expect(log).toMatch(
+      /Skipping because catalog:register does not support dry-run/,
+    );
+    expect(log).toMatch(/Skipping step register-local/i);
+  });
+
+  it('creates the cluster directly and keeps its files in a repository', async () => {
+    const { server } = await startScaffolder();
+    localRegisterInputs.length = 0;
+    const namespace = await createTestNamespace(plane().client, 'template');
+    const values = sampleValues({
+      namespace,
+      name: 'orders-with-repo',
+      delivery: 'direct-with-repository',
+      repoUrl: 'github.com?owner=example&repo=orders-with-repo',
+    });
+    const response = await request(server)
+      .post('/api/scaffolder/v2/dry-run')
+      .send(templateDryRunBody(values));
+
+    expect(response.status).toBe(200);
+    const log = response.body.log.map((e: any) => e.body.message).join('\n');
+    expect(log).toMatch(
+      /\[dry run\] StatefulSet\/orders-with-repo-taskmanager created/,
+    );
+    expect(log).toMatch(
+      /Skipping because publish:github does not support dry-run/,
+    );
+    expect(log).toMatch(/Skipping step register-local/i);
+    expect(localRegisterInputs).toEqual([]);
   });
 });

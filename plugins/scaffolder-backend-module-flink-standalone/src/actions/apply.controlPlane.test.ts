@@ -238,12 +238,36 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
     );
   });
 
+  it('on simulated nodes, ends once the pods are Ready and the claims Bound, and says why', async () => {
+    const { ctx, outputs, log } = actionContext(input());
+    await applyAction(config).handler(ctx as any);
+
+    expect(outputs.state).toBe('DEPLOYED_NOT_READY');
+    expect(outputs.summary).toMatch(
+      /TaskManager pods ready 2\/2, claims bound 2\/2: .*simulated/,
+    );
+    expect(log[log.length - 1]).toBe(outputs.summary);
+  });
+
   it('stops waiting when the task is cancelled', async () => {
     const controller = new AbortController();
-    const { ctx, log } = actionContext(input({ timeoutSeconds: 600 }), {
+    // Claims of a class no provisioner serves stay Pending, so only the cancel ends this wait.
+    const spec = {
+      ...specFor(namespace),
+      taskManager: {
+        replicas: 1,
+        volumeClaimTemplates: [
+          {
+            name: 'flink-data',
+            storage: '1Gi',
+            storageClassName: 'no-such-class',
+          },
+        ],
+      },
+    };
+    const { ctx, log } = actionContext(input({ spec, timeoutSeconds: 600 }), {
       signal: controller.signal,
     });
-    // Pods on simulated nodes never serve Flink REST, so only the cancel ends this wait.
     const run = applyAction(config).handler(ctx as any);
     const started = Date.now();
     await new Promise<void>(resolve => {

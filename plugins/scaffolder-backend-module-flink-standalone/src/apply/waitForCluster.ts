@@ -26,7 +26,8 @@ export interface WaitForClusterOptions {
 
 /**
  * READY says the JobManager answers; a new cluster is up when its TaskManager pods are ready
- * and its claims bound too.
+ * and its claims bound too. On simulated (kwok) nodes no Flink answers, so there a cluster is up
+ * when its pods are Ready and its claims bound: as far as a simulation goes.
  */
 const UP_CONDITIONS: ClusterConditionType[] = [
   'JobManagerReady',
@@ -54,6 +55,7 @@ async function waitUntilUp(
       timeoutMs: Math.max(0, deadline - Date.now()),
       signal: options.signal,
       onProgress: p => report(p.summary),
+      acceptSimulatedNodes: true,
     });
     if (isUp(status)) return status;
     if (Date.now() > deadline) {
