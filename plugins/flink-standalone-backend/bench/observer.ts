@@ -207,14 +207,17 @@ interface LoadResult {
 
 /**
  * Concurrent clients in a worker thread, so they do not share the server's event loop. Each
- * client waits for its answer, then `thinkMs`, then asks again (a polling page: 0 = flat out).
+ * client is one open entity page: it asks every `pollMs` from a random phase of its own, as
+ * independent users' pages do (clients in lockstep would measure a burst of 100, not a load).
+ * `pollMs` 0: every client asks again as soon as it has its answer (flat out).
  */
-async function runLoad(url: string, pathFor: string, thinkMs: number): Promise<LoadResult> {
+async function runLoad(url: string, pathFor: string, pollMs: number): Promise<LoadResult> {
   const worker = new Worker(
     `
     const { parentPort, workerData } = require('node:worker_threads');
     const { Agent, request } = require('node:http');
     const agent = new Agent({ keepAlive: true, maxSockets: workerData.clients });
+    const sleep = ms => new Promise(resolve => setTimeout(resolve, Math.max(0, ms)));
     const get = path => new Promise((resolve) => {
       const started = process.hrtime.bigint();
       request(workerData.url + path, { agent }, res => {
@@ -225,21 +228,25 @@ async function runLoad(url: string, pathFor: string, thinkMs: number): Promise<L
     (async () => {
       const latencies = [];
       let errors = 0;
-      const deadline = Date.now() + workerData.seconds * 1000;
-      await Promise.all(Array.from({ length: workerData.clients }, async () => {
-        while (Date.now() < deadline) {
-          const i = Math.floor(Math.random() * workerData.clusters);
+      const { pollMs, seconds, clients, clusters } = workerData;
+      const deadline = Date.now() + seconds * 1000;
+      await Promise.all(Array.from({ length: clients }, async () => {
+        let next = Date.now() + Math.random() * pollMs;
+        for (;;) {
+          if (pollMs) await sleep(next - Date.now());
+          if (Date.now() >= deadline) return;
+          const i = Math.floor(Math.random() * clusters);
           const r = await get(workerData.pathFor.replace('{name}', 'c' + i));
           if (r.ok) latencies.push(r.ms); else errors++;
-          if (workerData.thinkMs) await new Promise(resolve => setTimeout(resolve, workerData.thinkMs));
+          next += pollMs;
         }
       }));
       latencies.sort((a, b) => a - b);
       const at = q => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-      parentPort.postMessage({ requests: latencies.length, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / workerData.seconds });
+      parentPort.postMessage({ requests: latencies.length, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds });
     })();
     `,
-    { eval: true, workerData: { url, pathFor, thinkMs, clients: CLIENTS, seconds: SECONDS, clusters: CLUSTERS } },
+    { eval: true, workerData: { url, pathFor, pollMs, clients: CLIENTS, seconds: SECONDS, clusters: CLUSTERS } },
   );
   const [result] = await once(worker, 'message');
   await worker.terminate();
@@ -306,9 +313,9 @@ async function main() {
 
     const OURS = '/api/flink-standalone/entities/default/component/{name}/status';
     const BASELINE = '/baseline/entities/default/component/{name}/status';
-    const phase = async (label: string, path: string, thinkMs: number) => {
+    const phase = async (label: string, path: string, pollMs: number) => {
       const apiBefore = http.requestCount;
-      const result = await runLoad(url, path, thinkMs);
+      const result = await runLoad(url, path, pollMs);
       const apiPerRequest = (http.requestCount - apiBefore) / Math.max(1, result.requests);
       console.log(`[bench] ${label}: ${JSON.stringify(result)}; API requests/status ${apiPerRequest.toFixed(3)}`);
       return { ...result, apiPerRequest };

@@ -47,10 +47,14 @@ export function progressSummary(status: FlinkClusterStatus): string {
   return `${parts.join(', ')}: ${status.message}`;
 }
 
-/** A JobManager pod is Ready, and the REST API cannot answer because the pods are simulated. */
+/**
+ * A JobManager pod is Ready, Flink REST was asked and did not answer, and the pods are
+ * simulated. (Not asked yet is no answer: a direct REST URL may reach a real Flink.)
+ */
 export const isReadyAsSimulated = (status: FlinkClusterStatus) =>
   status.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY' &&
-  status.flink.unreachableReason === 'SimulatedNodes';
+  status.flink.unreachableReason === 'SimulatedNodes' &&
+  status.flink.fetchedAt !== undefined;
 
 /** Waits until the observer says READY; fails with its reason on ERROR or at the timeout. */
 export async function waitForReady(
