@@ -30,8 +30,11 @@ import {
 export interface ControlPlaneOptions {
   /** Fake nodes run by kwok: a count (zones zone-a, zone-b, …) or explicit specs. Default 3. */
   nodes?: number | FakeNodeSpec[];
-  /** Static PV pool settings. */
-  volumePool?: VolumePoolOptions;
+  /**
+   * Static PV pool settings; `false` runs no pool (a benchmark whose claims need no volumes: the
+   * pool lists every claim twice a second, in the caller's process).
+   */
+  volumePool?: VolumePoolOptions | false;
   /** Also write the admin kubeconfig here (the work folder always has one). */
   kubeconfigPath?: string;
   /** Progress lines; default silent. */
@@ -320,7 +323,7 @@ export async function startControlPlane(
     plane.start(components.scheduler(layout));
     plane.start(components.kwok(layout));
     await createStorageClasses(plane.client);
-    plane.startVolumePool(options.volumePool);
+    if (options.volumePool !== false) plane.startVolumePool(options.volumePool);
     const nodes = await createFakeNodes(
       plane.client,
       nodeSpecs(options.nodes),

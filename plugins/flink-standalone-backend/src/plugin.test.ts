@@ -1,5 +1,9 @@
 import { ConfigReader } from '@backstage/config';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
@@ -25,7 +29,10 @@ const plane = useControlPlane();
 
 /** The example catalog the app loads. */
 const exampleEntities: Entity[] = parseAllDocuments(
-  readFileSync(resolve(__dirname, '../../../examples/catalog/components.yaml'), 'utf8'),
+  readFileSync(
+    resolve(__dirname, '../../../examples/catalog/components.yaml'),
+    'utf8',
+  ),
 ).map(d => d.toJS());
 
 const READER = 'user:default/reader';
@@ -35,10 +42,14 @@ const BASE = '/api/flink-standalone';
 /** A fake permission policy (named as such): readers may read; operators may do everything. */
 const permissions = mockServices.permissions.mock({
   authorize: async (requests, options) => {
-    const principal = (options.credentials.principal as { userEntityRef?: string }).userEntityRef;
+    const principal = (
+      options.credentials.principal as { userEntityRef?: string }
+    ).userEntityRef;
     return requests.map(({ permission }) => ({
       result:
-        principal === OPERATOR || (principal === READER && permission.name === 'flink.standalone.status.read')
+        principal === OPERATOR ||
+        (principal === READER &&
+          permission.name === 'flink.standalone.status.read')
           ? AuthorizeResult.ALLOW
           : AuthorizeResult.DENY,
     }));
@@ -47,7 +58,11 @@ const permissions = mockServices.permissions.mock({
 
 async function ensureNamespace(name: string) {
   if (!(await plane().client.find(`/api/v1/namespaces/${name}`))) {
-    await plane().client.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await plane().client.create('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+    });
   }
 }
 
@@ -58,12 +73,22 @@ function appConfig() {
         {
           type: 'config',
           clusters: [
-            { name: 'local', url: plane().server, authProvider: 'serviceAccount', serviceAccountToken: plane().admin.token, caData: plane().admin.ca },
+            {
+              name: 'local',
+              url: plane().server,
+              authProvider: 'serviceAccount',
+              serviceAccountToken: plane().admin.token,
+              caData: plane().admin.ca,
+            },
           ],
         },
       ],
     },
-    flinkStandalone: { clusters: [{ name: 'local', allowedNamespaces: ['streaming', 'flink-sandbox'] }] },
+    flinkStandalone: {
+      clusters: [
+        { name: 'local', allowedNamespaces: ['streaming', 'flink-sandbox'] },
+      ],
+    },
   };
 }
 
@@ -72,7 +97,9 @@ async function startBackend(entities: Entity[] = exampleEntities) {
     features: [
       flinkStandalonePlugin,
       // Requests without a token are unauthenticated (the mock's default would be a user).
-      mockServices.httpAuth.factory({ defaultCredentials: mockCredentials.none() }),
+      mockServices.httpAuth.factory({
+        defaultCredentials: mockCredentials.none(),
+      }),
       mockServices.rootConfig.factory({ data: appConfig() }),
       catalogServiceMock.factory({ entities }),
       permissions.factory,
@@ -83,7 +110,9 @@ async function startBackend(entities: Entity[] = exampleEntities) {
 
 const as = (user: string) => mockCredentials.user.header(user);
 const statusOf = (server: any, entity = 'orders-analytics', user = READER) =>
-  request(server).get(`${BASE}/entities/default/component/${entity}/status`).set('Authorization', as(user));
+  request(server)
+    .get(`${BASE}/entities/default/component/${entity}/status`)
+    .set('Authorization', as(user));
 
 /** No credential of the cluster appears in what the backend sends. */
 function expectNoSecrets(body: unknown) {
@@ -97,9 +126,15 @@ describe('flink-standalone routes', () => {
   it('answers 401 without credentials', async () => {
     const server = await startBackend();
     for (const req of [
-      request(server).get(`${BASE}/entities/default/component/orders-analytics/status`),
-      request(server).post(`${BASE}/entities/default/component/orders-analytics/scale`).send({ taskManagers: 1 }),
-      request(server).delete(`${BASE}/entities/default/component/orders-analytics`),
+      request(server).get(
+        `${BASE}/entities/default/component/orders-analytics/status`,
+      ),
+      request(server)
+        .post(`${BASE}/entities/default/component/orders-analytics/scale`)
+        .send({ taskManagers: 1 }),
+      request(server).delete(
+        `${BASE}/entities/default/component/orders-analytics`,
+      ),
       request(server).get(`${BASE}/clusters`),
       request(server).post(`${BASE}/render`).send({ spec: {} }),
     ]) {
@@ -115,7 +150,10 @@ describe('flink-standalone routes', () => {
 
   it('answers 403 to a caller without the permission, and 400 on bad input', async () => {
     const server = await startBackend();
-    expect((await statusOf(server, 'orders-analytics', 'user:default/stranger')).status).toBe(403);
+    expect(
+      (await statusOf(server, 'orders-analytics', 'user:default/stranger'))
+        .status,
+    ).toBe(403);
     const scale = await request(server)
       .post(`${BASE}/entities/default/component/orders-analytics/scale`)
       .set('Authorization', as(OPERATOR))
@@ -128,34 +166,58 @@ describe('flink-standalone routes', () => {
       .send({ taskManagers: 1, force: true });
     expect(extra.status).toBe(400);
     const badQuery = await request(server)
-      .delete(`${BASE}/entities/default/component/orders-analytics?deleteClaims=maybe`)
+      .delete(
+        `${BASE}/entities/default/component/orders-analytics?deleteClaims=maybe`,
+      )
       .set('Authorization', as(OPERATOR));
     expect(badQuery.status).toBe(400);
-    expect(badQuery.body.error.message).toMatch(/query\.deleteClaims: must be true or false/);
+    expect(badQuery.body.error.message).toMatch(
+      /query\.deleteClaims: must be true or false/,
+    );
   });
 
   it('answers 400 naming the annotation when the entity has none or a malformed one', async () => {
     const server = await startBackend();
     const none = await statusOf(server, 'website');
     expect(none.status).toBe(400);
-    expect(none.body.error.message).toMatch(/flink-standalone.backstage.io\/cluster is missing/);
+    expect(none.body.error.message).toMatch(
+      /flink-standalone.backstage.io\/cluster is missing/,
+    );
     const malformed: Entity = {
       ...exampleEntities[0],
-      metadata: { ...exampleEntities[0].metadata, name: 'bad', annotations: { ...exampleEntities[0].metadata.annotations, 'flink-standalone.backstage.io/namespace': 'Bad_NS' } },
+      metadata: {
+        ...exampleEntities[0].metadata,
+        name: 'bad',
+        annotations: {
+          ...exampleEntities[0].metadata.annotations,
+          'flink-standalone.backstage.io/namespace': 'Bad_NS',
+        },
+      },
     };
     const bad = await statusOf(await startBackend([malformed]), 'bad');
     expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toMatch(/namespace "Bad_NS" is not a namespace/);
+    expect(bad.body.error.message).toMatch(
+      /namespace "Bad_NS" is not a namespace/,
+    );
   });
 
   it('answers 403 for a namespace outside the allowed list, before any Kubernetes call', async () => {
     const outside: Entity = {
       ...exampleEntities[0],
-      metadata: { ...exampleEntities[0].metadata, name: 'outside', annotations: { ...exampleEntities[0].metadata.annotations, 'flink-standalone.backstage.io/namespace': 'payments' } },
+      metadata: {
+        ...exampleEntities[0].metadata,
+        name: 'outside',
+        annotations: {
+          ...exampleEntities[0].metadata.annotations,
+          'flink-standalone.backstage.io/namespace': 'payments',
+        },
+      },
     };
     const response = await statusOf(await startBackend([outside]), 'outside');
     expect(response.status).toBe(403);
-    expect(response.body.error.message).toMatch(/Namespace "payments" is not allowed/);
+    expect(response.body.error.message).toMatch(
+      /Namespace "payments" is not allowed/,
+    );
   });
 
   it('reports MISSING for a cluster that does not exist, and names only clusters', async () => {
@@ -164,7 +226,9 @@ describe('flink-standalone routes', () => {
     expect(response.status).toBe(200);
     expect(response.body.status.jobManagerDeploymentStatus).toBe('MISSING');
     expectNoSecrets(response.body);
-    const clusters = await request(server).get(`${BASE}/clusters`).set('Authorization', as(READER));
+    const clusters = await request(server)
+      .get(`${BASE}/clusters`)
+      .set('Authorization', as(READER));
     expect(clusters.body).toEqual({ clusters: [{ name: 'local' }] });
   });
 
@@ -173,11 +237,23 @@ describe('flink-standalone routes', () => {
     const good = await request(server)
       .post(`${BASE}/render`)
       .set('Authorization', as(READER))
-      .send({ spec: { name: 'preview', namespace: 'streaming', flinkVersion: '2.1' } });
+      .send({
+        spec: { name: 'preview', namespace: 'streaming', flinkVersion: '2.1' },
+      });
     expect(good.body.valid).toBe(true);
-    expect(good.body.objects.map((o: any) => o.kind)).toEqual(['ConfigMap', 'Service', 'Service', 'Service', 'Deployment', 'StatefulSet']);
+    expect(good.body.objects.map((o: any) => o.kind)).toEqual([
+      'ConfigMap',
+      'Service',
+      'Service',
+      'Service',
+      'Deployment',
+      'StatefulSet',
+    ]);
     expect(good.body.yaml).toContain('kind: StatefulSet');
-    const bad = await request(server).post(`${BASE}/render`).set('Authorization', as(READER)).send({ spec: { name: 'X' } });
+    const bad = await request(server)
+      .post(`${BASE}/render`)
+      .set('Authorization', as(READER))
+      .send({ spec: { name: 'X' } });
     expect(bad.body).toEqual({
       valid: false,
       problems: expect.arrayContaining([
@@ -194,32 +270,72 @@ describe('against the example cluster in the real control plane', () => {
     namespace: 'streaming',
     component: 'orders-analytics',
     flinkVersion: '2.1',
-    taskManager: { replicas: 3, slots: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] },
+    taskManager: {
+      replicas: 3,
+      slots: 2,
+      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+    },
   });
 
   it('serves the status the node library computes; a reader gets 403 on scale; scale and delete change the cluster', async () => {
     await ensureNamespace('streaming');
     const registry = ClusterRegistry.fromConfig(new ConfigReader(appConfig()));
-    await applyCluster(registry.get('local'), renderCluster(spec) as KubernetesObject[]);
+    await applyCluster(
+      registry.get('local'),
+      renderCluster(spec) as KubernetesObject[],
+    );
     const server = await startBackend();
 
-    const settled = await waitFor('three ready TaskManagers through the route', async () => {
-      const response = await statusOf(server);
-      const status: FlinkClusterStatus = response.body.status;
-      return status?.taskManager?.replicas.ready === 3 && status.claims.every(c => c.phase === 'Bound') ? response : undefined;
-    }, { timeoutMs: 60_000 });
-    expect(settled.body.location).toEqual({ kubernetesCluster: 'local', namespace: 'streaming', name: 'orders-session' });
+    const settled = await waitFor(
+      'three ready TaskManagers through the route',
+      async () => {
+        const response = await statusOf(server);
+        const status: FlinkClusterStatus = response.body.status;
+        return status?.taskManager?.replicas.ready === 3 &&
+          status.claims.every(c => c.phase === 'Bound')
+          ? response
+          : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(settled.type).toBe('application/json');
+    expect(settled.body.location).toEqual({
+      kubernetesCluster: 'local',
+      namespace: 'streaming',
+      name: 'orders-session',
+    });
+    expect(
+      Date.now() - Date.parse(settled.body.status.observedAt),
+    ).toBeLessThan(10_000);
+    expect(Date.parse(settled.body.status.lastSyncedAt)).toBeLessThanOrEqual(
+      Date.parse(settled.body.status.observedAt),
+    );
     expectNoSecrets(settled.body);
 
     const observer = new FlinkObserver({ registry });
     try {
-      const direct = await observer.getStatus({ cluster: 'local', namespace: 'streaming', name: 'orders-session' });
-      // What Kubernetes says must be identical; the Flink REST part is fetched at other times.
-      const comparable = ({ observedAt, lastSyncedAt, flink, conditions, ...s }: FlinkClusterStatus) => ({
-        ...s,
-        conditions: conditions.filter(c => !['FlinkRestReachable', 'TaskManagersRegistered'].includes(c.type)),
+      const direct = await observer.getStatus({
+        cluster: 'local',
+        namespace: 'streaming',
+        name: 'orders-session',
       });
-      expect(comparable(settled.body.status)).toEqual(comparable(JSON.parse(JSON.stringify(direct))));
+      // What Kubernetes says must be identical; the Flink REST part is fetched at other times.
+      const comparable = ({
+        observedAt,
+        lastSyncedAt,
+        flink,
+        conditions,
+        ...s
+      }: FlinkClusterStatus) => ({
+        ...s,
+        conditions: conditions.filter(
+          c =>
+            !['FlinkRestReachable', 'TaskManagersRegistered'].includes(c.type),
+        ),
+      });
+      expect(comparable(settled.body.status)).toEqual(
+        comparable(JSON.parse(JSON.stringify(direct))),
+      );
     } finally {
       observer.close();
     }
@@ -229,28 +345,55 @@ describe('against the example cluster in the real control plane', () => {
       .set('Authorization', as(READER))
       .send({ taskManagers: 1 });
     expect(denied.status).toBe(403);
-    expect((await plane().client.get('/apis/apps/v1/namespaces/streaming/statefulsets/orders-session-taskmanager')).spec.replicas).toBe(3);
+    expect(
+      (
+        await plane().client.get(
+          '/apis/apps/v1/namespaces/streaming/statefulsets/orders-session-taskmanager',
+        )
+      ).spec.replicas,
+    ).toBe(3);
 
     const scaled = await request(server)
       .post(`${BASE}/entities/default/component/orders-analytics/scale`)
       .set('Authorization', as(OPERATOR))
       .send({ taskManagers: 1 });
     expect(scaled.status).toBe(200);
-    expect(scaled.body).toEqual({ kind: 'StatefulSet', name: 'orders-session-taskmanager', previousReplicas: 3, replicas: 1 });
+    expect(scaled.body).toEqual({
+      kind: 'StatefulSet',
+      name: 'orders-session-taskmanager',
+      previousReplicas: 3,
+      replicas: 1,
+    });
     await waitFor('one TaskManager in the status', async () => {
       const status: FlinkClusterStatus = (await statusOf(server)).body.status;
-      return status.pods.filter(p => p.component === 'taskmanager').length === 1 || undefined;
+      return (
+        status.pods.filter(p => p.component === 'taskmanager').length === 1 ||
+        undefined
+      );
     });
 
     const deleted = await request(server)
-      .delete(`${BASE}/entities/default/component/orders-analytics?deleteClaims=true`)
+      .delete(
+        `${BASE}/entities/default/component/orders-analytics?deleteClaims=true`,
+      )
       .set('Authorization', as(OPERATOR));
     expect(deleted.status).toBe(200);
-    expect(deleted.body.deleted).toContainEqual({ kind: 'StatefulSet', name: 'orders-session-taskmanager' });
+    expect(deleted.body.deleted).toContainEqual({
+      kind: 'StatefulSet',
+      name: 'orders-session-taskmanager',
+    });
     expectNoSecrets(deleted.body);
-    await waitFor('MISSING after delete', async () => {
-      const status: FlinkClusterStatus = (await statusOf(server)).body.status;
-      return (status.jobManagerDeploymentStatus === 'MISSING' && status.claims.length === 0) || undefined;
-    }, { timeoutMs: 60_000 });
+    await waitFor(
+      'MISSING after delete',
+      async () => {
+        const status: FlinkClusterStatus = (await statusOf(server)).body.status;
+        return (
+          (status.jobManagerDeploymentStatus === 'MISSING' &&
+            status.claims.length === 0) ||
+          undefined
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
   });
 });

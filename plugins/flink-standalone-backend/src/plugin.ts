@@ -1,7 +1,13 @@
-import { coreServices, createBackendPlugin } from '@backstage/backend-plugin-api';
+import {
+  coreServices,
+  createBackendPlugin,
+} from '@backstage/backend-plugin-api';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { flinkStandalonePermissions } from '@flink-standalone/plugin-flink-standalone-common';
-import { ClusterRegistry, FlinkObserver } from '@flink-standalone/plugin-flink-standalone-node';
+import {
+  ClusterRegistry,
+  FlinkObserver,
+} from '@flink-standalone/plugin-flink-standalone-node';
 import { FlinkStandaloneService } from './service/FlinkStandaloneService';
 import { createRouter } from './service/router';
 
@@ -25,24 +31,51 @@ export const flinkStandalonePlugin = createBackendPlugin({
         lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
       },
-      async init({ config, logger, httpRouter, httpAuth, permissions, permissionsRegistry, lifecycle, catalog }) {
+      async init({
+        config,
+        logger,
+        httpRouter,
+        httpAuth,
+        permissions,
+        permissionsRegistry,
+        lifecycle,
+        catalog,
+      }) {
         const registry = ClusterRegistry.fromConfig(config);
         const observer = new FlinkObserver({
           registry,
           logger,
-          stuckTerminatingAfterSeconds: config.getOptionalNumber('flinkStandalone.stuckTerminatingAfterSeconds'),
+          stuckTerminatingAfterSeconds: config.getOptionalNumber(
+            'flinkStandalone.stuckTerminatingAfterSeconds',
+          ),
         });
         lifecycle.addShutdownHook(() => observer.close());
         permissionsRegistry.addPermissions(flinkStandalonePermissions);
         const flinkUiUrls = new Map(
-          (config.getOptionalConfigArray('flinkStandalone.clusters') ?? []).flatMap(c => {
+          (
+            config.getOptionalConfigArray('flinkStandalone.clusters') ?? []
+          ).flatMap(c => {
             const url = c.getOptionalString('flinkUiUrl');
             return url ? [[c.getString('name'), url] as const] : [];
           }),
         );
-        const service = new FlinkStandaloneService({ registry, observer, catalog, permissions, logger, flinkUiUrls });
+        const service = new FlinkStandaloneService({
+          registry,
+          observer,
+          catalog,
+          permissions,
+          logger,
+          flinkUiUrls,
+        });
         httpRouter.use(createRouter({ service, registry, httpAuth }));
-        logger.info(`Flink Standalone: clusters ${registry.list().map(c => c.name).join(', ') || '(none configured)'}`);
+        logger.info(
+          `Flink Standalone: clusters ${
+            registry
+              .list()
+              .map(c => c.name)
+              .join(', ') || '(none configured)'
+          }`,
+        );
       },
     });
   },

@@ -44,7 +44,7 @@ export type { DeleteOptions, DeleteResult, FlinkClusterRef } from './apply/clust
 export { waitForReady, isReadyAsSimulated, progressSummary, ClusterNotReadyError } from './apply/waitForReady';
 export type { WaitOptions, WaitProgress } from './apply/waitForReady';
 export { ClusterWatchCache } from './watch/ClusterWatchCache';
-export type { WatchCacheOptions } from './watch/ClusterWatchCache';
+export type { SnapshotSources, WatchCacheOptions } from './watch/ClusterWatchCache';
 export { FlinkRestClient, directBaseUrl } from './rest/FlinkRestClient';
 export { FlinkObserver } from './service/FlinkObserver';
 export type { FlinkObserverOptions, ObservedClusterRef } from './service/FlinkObserver';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { ConflictError, InputError } from '@backstage/errors';
@@ -70,7 +70,8 @@ export function createLocalRegisterAction(options: {
     async handler(ctx) {
       const path = ctx.input.catalogInfoPath ?? 'catalog-info.yaml';
       const file = resolve(ctx.workspacePath, path);
-      if (!file.startsWith(resolve(ctx.workspacePath))) {
+      const inWorkspace = relative(ctx.workspacePath, file);
+      if (inWorkspace.startsWith('..') || isAbsolute(inWorkspace)) {
         throw new InputError(
           `catalogInfoPath must stay inside the workspace, got ${path}`,
         );

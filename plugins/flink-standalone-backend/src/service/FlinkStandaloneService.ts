@@ -1,8 +1,14 @@
-import type { BackstageCredentials, LoggerService } from '@backstage/backend-plugin-api';
+import type {
+  BackstageCredentials,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
-import { AuthorizeResult, ResourcePermission } from '@backstage/plugin-permission-common';
+import {
+  AuthorizeResult,
+  ResourcePermission,
+} from '@backstage/plugin-permission-common';
 import type { PermissionsService } from '@backstage/backend-plugin-api';
 import {
   ANNOTATION_FLINK_UI_URL,
@@ -23,6 +29,8 @@ import {
   directBaseUrl,
   scaleTaskManagers,
 } from '@flink-standalone/plugin-flink-standalone-node';
+
+const CLOSING_BRACE = Buffer.from('}');
 
 export interface EntityRefParts {
   kind: string;
@@ -52,43 +60,85 @@ export class FlinkStandaloneService {
     ref: EntityRefParts,
     permission: ResourcePermission<'catalog-entity'>,
     credentials: BackstageCredentials,
-  ): Promise<{ entity: Entity; location: FlinkClusterLocation; cluster: FlinkKubernetesCluster }> {
+  ): Promise<{
+    entity: Entity;
+    location: FlinkClusterLocation;
+    cluster: FlinkKubernetesCluster;
+  }> {
     const entityRef = stringifyEntityRef(ref);
-    const entity = await this.options.catalog.getEntityByRef(entityRef, { credentials });
-    if (!entity) throw new NotFoundError(`Entity ${entityRef} is not in the catalog`);
-    const [decision] = await this.options.permissions.authorize([{ permission, resourceRef: entityRef }], {
+    const entity = await this.options.catalog.getEntityByRef(entityRef, {
       credentials,
     });
+    if (!entity)
+      throw new NotFoundError(`Entity ${entityRef} is not in the catalog`);
+    const [decision] = await this.options.permissions.authorize(
+      [{ permission, resourceRef: entityRef }],
+      {
+        credentials,
+      },
+    );
     if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new NotAllowedError(`Not allowed to ${permission.name} on ${entityRef}`);
+      throw new NotAllowedError(
+        `Not allowed to ${permission.name} on ${entityRef}`,
+      );
     }
     const location = getFlinkClusterLocation(entity);
-    if (!this.options.registry.list().some(c => c.name === location.kubernetesCluster)) {
+    if (
+      !this.options.registry
+        .list()
+        .some(c => c.name === location.kubernetesCluster)
+    ) {
       throw new InputError(
         `Entity ${entityRef} names Kubernetes cluster "${location.kubernetesCluster}", which is not configured`,
       );
     }
     // Refuses a namespace outside the cluster's allowed list before any Kubernetes call.
-    const cluster = this.options.registry.authorize(location.kubernetesCluster, location.namespace);
+    const cluster = this.options.registry.authorize(
+      location.kubernetesCluster,
+      location.namespace,
+    );
     return { entity, location, cluster };
   }
 
-  async getStatus(ref: EntityRefParts, credentials: BackstageCredentials): Promise<EntityFlinkStatusResponse> {
+  /**
+   * The `EntityFlinkStatusResponse`, as UTF-8 JSON: the observer serializes a status once per
+   * change, and this only wraps it (status requests are the polled ones).
+   */
+  async getStatusJson(
+    ref: EntityRefParts,
+    credentials: BackstageCredentials,
+  ): Promise<Buffer> {
     const { entity, location, cluster } = await this.authorizedEntity(
       ref,
       flinkStandaloneStatusReadPermission,
       credentials,
     );
-    const status = await this.options.observer.getStatus({
+    const status = await this.options.observer.getStatusJson({
       cluster: location.kubernetesCluster,
       namespace: location.namespace,
       name: location.name,
     });
-    return { location, status, flinkUiUrl: this.flinkUiUrl(entity, cluster, location) };
+    const around: Omit<EntityFlinkStatusResponse, 'status'> = {
+      location,
+      flinkUiUrl: this.flinkUiUrl(entity, cluster, location),
+    };
+    return Buffer.concat([
+      Buffer.from(`${JSON.stringify(around).slice(0, -1)},"status":`),
+      status,
+      CLOSING_BRACE,
+    ]);
   }
 
-  async scale(ref: EntityRefParts, taskManagers: number, credentials: BackstageCredentials): Promise<ScaleResponse> {
-    const { location, cluster } = await this.authorizedEntity(ref, flinkStandaloneScalePermission, credentials);
+  async scale(
+    ref: EntityRefParts,
+    taskManagers: number,
+    credentials: BackstageCredentials,
+  ): Promise<ScaleResponse> {
+    const { location, cluster } = await this.authorizedEntity(
+      ref,
+      flinkStandaloneScalePermission,
+      credentials,
+    );
     const result = await scaleTaskManagers(cluster, location, taskManagers);
     this.options.logger.info(
       `Scaled ${location.namespace}/${result.name} on ${cluster.name} from ${result.previousReplicas} to ${result.replicas} TaskManagers for ${stringifyEntityRef(ref)}`,
@@ -101,7 +151,11 @@ export class FlinkStandaloneService {
     deleteClaims: boolean | undefined,
     credentials: BackstageCredentials,
   ): Promise<DeleteResponse> {
-    const { location, cluster } = await this.authorizedEntity(ref, flinkStandaloneDeletePermission, credentials);
+    const { location, cluster } = await this.authorizedEntity(
+      ref,
+      flinkStandaloneDeletePermission,
+      credentials,
+    );
     const result = await deleteCluster(cluster, location, { deleteClaims });
     this.options.logger.info(
       `Deleted Flink cluster ${location.namespace}/${location.name} on ${cluster.name} for ${stringifyEntityRef(ref)} (claims deleted: ${result.claimsDeleted.length}, kept: ${result.claimsKept.length})`,
@@ -117,12 +171,19 @@ export class FlinkStandaloneService {
    * The entity's annotation, else the cluster's configured pattern, else the direct REST URL
    * (the Flink UI is served by the REST endpoint).
    */
-  private flinkUiUrl(entity: Entity, cluster: FlinkKubernetesCluster, location: FlinkClusterLocation) {
+  private flinkUiUrl(
+    entity: Entity,
+    cluster: FlinkKubernetesCluster,
+    location: FlinkClusterLocation,
+  ) {
     const annotated = entity.metadata.annotations?.[ANNOTATION_FLINK_UI_URL];
     if (annotated) return annotated;
     const configured = this.options.flinkUiUrls?.get(cluster.name);
-    if (configured) return directBaseUrl(configured, location.namespace, location.name);
+    if (configured)
+      return directBaseUrl(configured, location.namespace, location.name);
     const { mode, baseUrl } = cluster.flinkRest;
-    return mode === 'direct' && baseUrl ? directBaseUrl(baseUrl, location.namespace, location.name) : undefined;
+    return mode === 'direct' && baseUrl
+      ? directBaseUrl(baseUrl, location.namespace, location.name)
+      : undefined;
   }
 }

@@ -20,17 +20,31 @@ export interface RouterOptions {
 
 /** Entity refs in the path: kind, namespace and name as the catalog spells them. */
 const entityParams = z.object({
-  kind: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, { error: 'must be an entity kind such as component' }),
-  namespace: z.string().regex(/^[a-z0-9][-a-z0-9]*$/i, { error: 'must be an entity namespace' }),
-  name: z.string().regex(/^[A-Za-z0-9][-A-Za-z0-9_.]*$/, { error: 'must be an entity name' }),
+  kind: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9]*$/, {
+      error: 'must be an entity kind such as component',
+    }),
+  namespace: z
+    .string()
+    .regex(/^[a-z0-9][-a-z0-9]*$/i, { error: 'must be an entity namespace' }),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][-A-Za-z0-9_.]*$/, { error: 'must be an entity name' }),
 });
 
 const scaleBody = z.strictObject({
-  taskManagers: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(0).max(1000),
+  taskManagers: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(0)
+    .max(1000),
 });
 
 const deleteQuery = z.strictObject({
-  deleteClaims: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  deleteClaims: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional(),
 });
 
 const renderBody = z.strictObject({ spec: z.unknown() });
@@ -39,29 +53,44 @@ const renderBody = z.strictObject({ spec: z.unknown() });
 function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map(issue => `${[where, ...issue.path].join('.')}: ${issue.message}`);
+  const problems = result.error.issues.map(
+    issue => `${[where, ...issue.path].join('.')}: ${issue.message}`,
+  );
   throw new InputError(`Invalid request: ${problems.join('; ')}`);
 }
 
-export function createRouter({ service, registry, httpAuth }: RouterOptions): express.Router {
+export function createRouter({
+  service,
+  registry,
+  httpAuth,
+}: RouterOptions): express.Router {
   const router = Router();
   router.use(express.json({ limit: '1mb' }));
 
   router.get('/entities/:namespace/:kind/:name/status', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
-    res.json(await service.getStatus(ref, await httpAuth.credentials(req)));
+    const body = await service.getStatusJson(
+      ref,
+      await httpAuth.credentials(req),
+    );
+    // Sent as is: no ETag, since every answer says when it was observed.
+    res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+    res.set('Content-Length', String(body.length)).end(body);
   });
 
   router.post('/entities/:namespace/:kind/:name/scale', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
     const { taskManagers } = parse(scaleBody, req.body, 'body');
-    res.json(await service.scale(ref, taskManagers, await httpAuth.credentials(req)));
+    res.json(
+      await service.scale(ref, taskManagers, await httpAuth.credentials(req)),
+    );
   });
 
   router.delete('/entities/:namespace/:kind/:name', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
     const { deleteClaims } = parse(deleteQuery, req.query, 'query');
-    const flag = deleteClaims === undefined ? undefined : deleteClaims === 'true';
+    const flag =
+      deleteClaims === undefined ? undefined : deleteClaims === 'true';
     res.json(await service.delete(ref, flag, await httpAuth.credentials(req)));
   });
 

@@ -19,7 +19,11 @@ import { waitForReady } from '../apply/waitForReady';
 import type { ClusterRegistry } from '../cluster/ClusterRegistry';
 import { observeCluster } from '../observer';
 import { ClusterWatchCache } from '../watch/ClusterWatchCache';
-import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
+import {
+  TEST_CLUSTER,
+  backendToken,
+  registryFor,
+} from '../__testUtils__/backendAccess';
 import { FlinkObserver } from './FlinkObserver';
 
 const plane = useControlPlane();
@@ -31,7 +35,11 @@ let namespace: string;
 beforeAll(async () => {
   token = await backendToken(plane());
   registry = registryFor(plane(), token);
-  observer = new FlinkObserver({ registry, stuckTerminatingAfterSeconds: 0, restMaxAgeMs: 200 });
+  observer = new FlinkObserver({
+    registry,
+    stuckTerminatingAfterSeconds: 0,
+    restMaxAgeMs: 200,
+  });
 });
 
 afterAll(() => observer?.close());
@@ -48,34 +56,52 @@ function objectsFor(input: Partial<ClusterSpecInput> = {}) {
       name: 'orders',
       namespace,
       flinkVersion: '2.2',
-      taskManager: { replicas: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] },
+      taskManager: {
+        replicas: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
       ...input,
     }),
   ) as KubernetesObject[];
 }
 
 /** Polls the observer until the status satisfies the check. */
-function statusWhere(check: (s: FlinkClusterStatus) => boolean, what: string, timeoutMs = 60_000) {
-  return waitFor(what, async () => {
-    const status = await observer.getStatus(ref());
-    return check(status) ? status : undefined;
-  }, { timeoutMs, intervalMs: 100 });
+function statusWhere(
+  check: (s: FlinkClusterStatus) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+) {
+  return waitFor(
+    what,
+    async () => {
+      const status = await observer.getStatus(ref());
+      return check(status) ? status : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
 }
 
-const condition = (status: FlinkClusterStatus, type: string) => status.conditions.find(c => c.type === type)!;
+const condition = (status: FlinkClusterStatus, type: string) =>
+  status.conditions.find(c => c.type === type)!;
 
 describe('FlinkObserver against the real control plane', () => {
   it('goes MISSING → DEPLOYING → DEPLOYED_NOT_READY, saying plainly that pods are simulated', async () => {
-    expect((await observer.getStatus(ref())).jobManagerDeploymentStatus).toBe('MISSING');
+    expect((await observer.getStatus(ref())).jobManagerDeploymentStatus).toBe(
+      'MISSING',
+    );
     // Every state the cache passes through, evaluated on each change it sees.
     const seen: JobManagerDeploymentStatus[] = [];
     const cache = new ClusterWatchCache(registry.get(TEST_CLUSTER), {
       namespaces: [namespace],
       onChange: () => {
-        const state = observeCluster(cache.snapshot(namespace, 'orders'), undefined, {
-          now: new Date(),
-          stuckTerminatingAfterSeconds: 300,
-        }).jobManagerDeploymentStatus;
+        const state = observeCluster(
+          cache.snapshot(namespace, 'orders'),
+          undefined,
+          {
+            now: new Date(),
+            stuckTerminatingAfterSeconds: 300,
+          },
+        ).jobManagerDeploymentStatus;
         if (seen[seen.length - 1] !== state) seen.push(state);
       },
     });
@@ -84,11 +110,19 @@ describe('FlinkObserver against the real control plane', () => {
       await cache.synced();
       await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
       const status = await statusWhere(
-        s => s.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY' && s.flink.fetchedAt !== undefined,
+        s =>
+          s.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY' &&
+          s.flink.fetchedAt !== undefined,
         'DEPLOYED_NOT_READY with a REST answer',
       );
-      await waitFor('cache saw DEPLOYED_NOT_READY', () => seen.includes('DEPLOYED_NOT_READY'));
-      expect(seen.slice(0, 3)).toEqual(['MISSING', 'DEPLOYING', 'DEPLOYED_NOT_READY']);
+      await waitFor('cache saw DEPLOYED_NOT_READY', () =>
+        seen.includes('DEPLOYED_NOT_READY'),
+      );
+      expect(seen.slice(0, 3)).toEqual([
+        'MISSING',
+        'DEPLOYING',
+        'DEPLOYED_NOT_READY',
+      ]);
       expect(status.flink.reachable).toBe(false);
       expect(status.flink.unreachableReason).toBe('SimulatedNodes');
       expect(status.message).toMatch(/simulated/i);
@@ -99,9 +133,19 @@ describe('FlinkObserver against the real control plane', () => {
   });
 
   it('shows each ordinal with its Bound claim, and a deleted TaskManager coming back on the same claim', async () => {
-    await applyCluster(registry.get(TEST_CLUSTER), objectsFor({ taskManager: { replicas: 3, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] } }));
+    await applyCluster(
+      registry.get(TEST_CLUSTER),
+      objectsFor({
+        taskManager: {
+          replicas: 3,
+          volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+        },
+      }),
+    );
     const ready = await statusWhere(
-      s => s.taskManager?.replicas.ready === 3 && s.claims.filter(c => c.phase === 'Bound').length === 3,
+      s =>
+        s.taskManager?.replicas.ready === 3 &&
+        s.claims.filter(c => c.phase === 'Bound').length === 3,
       '3 ready TaskManagers with bound claims',
     );
     const tmPods = ready.pods.filter(p => p.component === 'taskmanager');
@@ -110,11 +154,22 @@ describe('FlinkObserver against the real control plane', () => {
       ['orders-taskmanager-1', 1, ['flink-data-orders-taskmanager-1']],
       ['orders-taskmanager-2', 2, ['flink-data-orders-taskmanager-2']],
     ]);
-    const claims = await plane().client.list(`/api/v1/namespaces/${namespace}/persistentvolumeclaims`);
-    const volumeOf = (name: string) => claims.items.find(c => c.metadata.name === name)!.spec.volumeName;
+    const claims = await plane().client.list(
+      `/api/v1/namespaces/${namespace}/persistentvolumeclaims`,
+    );
+    const volumeOf = (name: string) =>
+      claims.items.find(c => c.metadata.name === name)!.spec.volumeName;
     for (const claim of ready.claims) {
-      expect(claim).toMatchObject({ phase: 'Bound', template: 'flink-data', component: 'taskmanager', volumeName: volumeOf(claim.name) });
-      expect(claim.retention).toEqual({ whenDeleted: 'Delete', whenScaled: 'Delete' });
+      expect(claim).toMatchObject({
+        phase: 'Bound',
+        template: 'flink-data',
+        component: 'taskmanager',
+        volumeName: volumeOf(claim.name),
+      });
+      expect(claim.retention).toEqual({
+        whenDeleted: 'Delete',
+        whenScaled: 'Delete',
+      });
     }
     expect(condition(ready, 'VolumesBound')).toMatchObject({ status: 'True' });
 
@@ -125,72 +180,139 @@ describe('FlinkObserver against the real control plane', () => {
     await plane().client.delete(podPath);
     const podAfter = await waitFor('a new pod for ordinal 1', async () => {
       const pod = await plane().client.find(podPath);
-      return pod && pod.metadata.uid !== podBefore.metadata.uid && pod.status?.startTime ? pod : undefined;
+      return pod &&
+        pod.metadata.uid !== podBefore.metadata.uid &&
+        pod.status?.startTime
+        ? pod
+        : undefined;
     });
     const back = await statusWhere(s => {
       const pod = s.pods.find(p => p.name === 'orders-taskmanager-1');
-      return !!pod && pod.ready && Date.parse(pod.startTime ?? "") === Date.parse(podAfter.status.startTime) && s.taskManager?.replicas.ready === 3;
+      return (
+        !!pod &&
+        pod.ready &&
+        Date.parse(pod.startTime ?? '') ===
+          Date.parse(podAfter.status.startTime) &&
+        s.taskManager?.replicas.ready === 3
+      );
     }, 'ordinal 1 back');
     expect(podAfter.status.startTime).not.toBe(podBefore.status.startTime);
     const claim1 = back.claims.find(c => c.ordinal === 1)!;
-    expect(claim1).toMatchObject({ name: 'flink-data-orders-taskmanager-1', phase: 'Bound', volumeName: volumeOf('flink-data-orders-taskmanager-1') });
+    expect(claim1).toMatchObject({
+      name: 'flink-data-orders-taskmanager-1',
+      phase: 'Bound',
+      volumeName: volumeOf('flink-data-orders-taskmanager-1'),
+    });
   });
 
-  it.each(['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull', 'OOMKilled'] as PodFailure[])(
+  it.each([
+    'CrashLoopBackOff',
+    'ImagePullBackOff',
+    'ErrImagePull',
+    'OOMKilled',
+  ] as PodFailure[])(
     'a TaskManager failing with %s turns the cluster to ERROR with that reason',
     async failure => {
       await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
-      await statusWhere(s => s.taskManager?.replicas.ready === 2, 'TaskManagers ready');
+      await statusWhere(
+        s => s.taskManager?.replicas.ready === 2,
+        'TaskManagers ready',
+      );
       await plane().faults.failPod(namespace, 'orders-taskmanager-1', failure);
-      const status = await statusWhere(s => s.jobManagerDeploymentStatus === 'ERROR', 'ERROR');
+      const status = await statusWhere(
+        s => s.jobManagerDeploymentStatus === 'ERROR',
+        'ERROR',
+      );
       expect(status.reason).toBe(failure);
-      expect(status.error).toMatchObject({ reason: failure, pod: 'orders-taskmanager-1', component: 'taskmanager' });
+      expect(status.error).toMatchObject({
+        reason: failure,
+        pod: 'orders-taskmanager-1',
+        component: 'taskmanager',
+      });
     },
   );
 
   it('a StatefulSet that cannot create its pods is ERROR FailedCreate', async () => {
-    await applyCluster(registry.get(TEST_CLUSTER), objectsFor({ podTemplate: { serviceAccountName: 'does-not-exist' } }));
-    const status = await statusWhere(s => s.jobManagerDeploymentStatus === 'ERROR', 'ERROR');
+    await applyCluster(
+      registry.get(TEST_CLUSTER),
+      objectsFor({ podTemplate: { serviceAccountName: 'does-not-exist' } }),
+    );
+    const status = await statusWhere(
+      s => s.jobManagerDeploymentStatus === 'ERROR',
+      'ERROR',
+    );
     expect(status.reason).toBe('FailedCreate');
     expect(status.error!.message).toMatch(/does-not-exist/);
   });
 
   it('a pod stuck Terminating on a NotReady node shows in NoStuckPods with the node and what to do', async () => {
     await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
-    const ready = await statusWhere(s => s.taskManager?.replicas.ready === 2, 'TaskManagers ready');
+    const ready = await statusWhere(
+      s => s.taskManager?.replicas.ready === 2,
+      'TaskManagers ready',
+    );
     const node = ready.pods.find(p => p.name === 'orders-taskmanager-0')!.node!;
     await plane().faults.stickTerminating(namespace, 'orders-taskmanager-0');
     await plane().faults.nodeNotReady(node);
     try {
       const status = await statusWhere(
-        s => s.pods.some(p => p.name === 'orders-taskmanager-0' && p.stuck && p.nodeReady === false),
+        s =>
+          s.pods.some(
+            p =>
+              p.name === 'orders-taskmanager-0' &&
+              p.stuck &&
+              p.nodeReady === false,
+          ),
         'stuck pod on a NotReady node',
       );
       const pod = status.pods.find(p => p.name === 'orders-taskmanager-0')!;
       expect(pod.terminatingSince).toBeDefined();
       expect(pod.stuckMessage).toContain(node);
-      expect(condition(status, 'NoStuckPods')).toMatchObject({ status: 'False' });
-      expect(condition(status, 'NoStuckPods').message).toContain('orders-taskmanager-0');
+      expect(condition(status, 'NoStuckPods')).toMatchObject({
+        status: 'False',
+      });
+      expect(condition(status, 'NoStuckPods').message).toContain(
+        'orders-taskmanager-0',
+      );
     } finally {
       await plane().faults.nodeReady(node);
-      await plane().faults.releaseTerminating(namespace, 'orders-taskmanager-0');
+      await plane().faults.releaseTerminating(
+        namespace,
+        'orders-taskmanager-0',
+      );
     }
   });
 
   it('claims that cannot bind show Pending in VolumesBound', async () => {
     await applyCluster(
       registry.get(TEST_CLUSTER),
-      objectsFor({ taskManager: { replicas: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi', storageClassName: 'no-such-class' }] } }),
+      objectsFor({
+        taskManager: {
+          replicas: 2,
+          volumeClaimTemplates: [
+            {
+              name: 'flink-data',
+              storage: '1Gi',
+              storageClassName: 'no-such-class',
+            },
+          ],
+        },
+      }),
     );
     const status = await statusWhere(s => s.claims.length === 2, 'two claims');
     expect(status.claims.map(c => c.phase)).toEqual(['Pending', 'Pending']);
-    expect(condition(status, 'VolumesBound')).toMatchObject({ status: 'False' });
+    expect(condition(status, 'VolumesBound')).toMatchObject({
+      status: 'False',
+    });
     expect(condition(status, 'VolumesBound').message).toMatch(/0\/2/);
   });
 
   it('makes no Kubernetes request to answer a status request', async () => {
     await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
-    await statusWhere(s => s.taskManager?.replicas.ready === 2, 'TaskManagers ready');
+    await statusWhere(
+      s => s.taskManager?.replicas.ready === 2,
+      'TaskManagers ready',
+    );
     const http = registry.get(TEST_CLUSTER).http;
     await new Promise(r => setTimeout(r, 300));
     // REST answers are refreshed in the background; give this one a long life for the count.
@@ -206,10 +328,80 @@ describe('FlinkObserver against the real control plane', () => {
     }
   });
 
-  it('refuses a namespace outside the allowed list before any Kubernetes call', async () => {
-    const limited = new FlinkObserver({ registry: registryFor(plane(), token, { allowedNamespaces: ['streaming'] }) });
+  it("reuses a computed status while only other clusters change, and recomputes on its own pod's event", async () => {
+    await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
+    await applyCluster(
+      registry.get(TEST_CLUSTER),
+      objectsFor({ name: 'other' }),
+    );
+    const quiet = new FlinkObserver({ registry, restMaxAgeMs: 60_000 });
+    const podEvent = (pod: string, reason: string) =>
+      plane().client.create(`/api/v1/namespaces/${namespace}/events`, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${pod}.${reason.toLowerCase()}`, namespace },
+        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod, namespace },
+        reason,
+        message: `${reason} for the test`,
+        type: 'Warning',
+        source: { component: 'test' },
+        firstTimestamp: new Date().toISOString(),
+        lastTimestamp: new Date().toISOString(),
+        count: 1,
+      });
+    const eventsOf = (name: string) =>
+      quiet
+        .cacheOf(TEST_CLUSTER)
+        .snapshot(namespace, name)
+        .events.map(e => e.reason);
     try {
-      await expect(limited.getStatus(ref())).rejects.toMatchObject({ name: 'NotAllowedError' });
+      await waitFor('both clusters ready', async () => {
+        const [orders, other] = await Promise.all([
+          quiet.getStatus(ref()),
+          quiet.getStatus({ ...ref(), name: 'other' }),
+        ]);
+        return (
+          orders.taskManager?.replicas.ready === 2 &&
+          other.taskManager?.replicas.ready === 2
+        );
+      });
+      await quiet.refreshRest(ref());
+      const first = await quiet.getStatus(ref());
+      // A node heartbeat or another cluster's event comes in: the same status serves.
+      await podEvent('other-taskmanager-0', 'OtherClusterEvent');
+      await waitFor('the other event cached', () =>
+        eventsOf('other').includes('OtherClusterEvent'),
+      );
+      const second = await quiet.getStatus(ref());
+      expect(second.pods).toBe(first.pods);
+      expect(Date.parse(second.observedAt)).toBeGreaterThanOrEqual(
+        Date.parse(first.observedAt),
+      );
+
+      await podEvent('orders-taskmanager-1', 'OwnEvent');
+      const third = await waitFor('its own event in the status', async () => {
+        const status = await quiet.getStatus(ref());
+        return status.events.some(e => e.reason === 'OwnEvent') && status;
+      });
+      expect(third.pods).not.toBe(first.pods);
+      expect(third.events.map(e => e.reason)).not.toContain(
+        'OtherClusterEvent',
+      );
+    } finally {
+      quiet.close();
+    }
+  });
+
+  it('refuses a namespace outside the allowed list before any Kubernetes call', async () => {
+    const limited = new FlinkObserver({
+      registry: registryFor(plane(), token, {
+        allowedNamespaces: ['streaming'],
+      }),
+    });
+    try {
+      await expect(limited.getStatus(ref())).rejects.toMatchObject({
+        name: 'NotAllowedError',
+      });
     } finally {
       limited.close();
     }
@@ -223,7 +415,9 @@ describe('with the REST API pointed at a real Flink', () => {
   beforeAll(async () => {
     flink = await startFlinkSession({ version: '2.2', taskManagers: 2 });
     direct = new FlinkObserver({
-      registry: registryFor(plane(), token, { flinkRest: { mode: 'direct', baseUrl: flink.restUrl } }),
+      registry: registryFor(plane(), token, {
+        flinkRest: { mode: 'direct', baseUrl: flink.restUrl },
+      }),
       restMaxAgeMs: 200,
     });
   }, 180_000);
@@ -236,18 +430,35 @@ describe('with the REST API pointed at a real Flink', () => {
   it('reaches READY, and TaskManagersRegistered follows the real TaskManager count', async () => {
     await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
     const progress: string[] = [];
-    const ready = await waitForReady(direct, ref(), { timeoutMs: 60_000, onProgress: p => progress.push(p.summary) });
+    const ready = await waitForReady(direct, ref(), {
+      timeoutMs: 60_000,
+      onProgress: p => progress.push(p.summary),
+    });
     expect(ready.jobManagerDeploymentStatus).toBe('READY');
     expect(progress[progress.length - 1]).toMatch(/^READY/);
-    expect(ready.flink).toMatchObject({ reachable: true, taskManagersRegistered: 2, version: expect.stringMatching(/^2\.2/) });
-    expect(condition(ready, 'TaskManagersRegistered')).toMatchObject({ status: 'True' });
+    expect(ready.flink).toMatchObject({
+      reachable: true,
+      taskManagersRegistered: 2,
+      version: expect.stringMatching(/^2\.2/),
+    });
+    expect(condition(ready, 'TaskManagersRegistered')).toMatchObject({
+      status: 'True',
+    });
 
     await flink.killTaskManager(1);
-    const dropped = await waitFor('TaskManager count drops', async () => {
-      const status = await direct.getStatus(ref());
-      return status.flink.taskManagersRegistered === 1 ? status : undefined;
-    }, { timeoutMs: 90_000, intervalMs: 250 });
-    expect(condition(dropped, 'TaskManagersRegistered')).toMatchObject({ status: 'False' });
-    expect(condition(dropped, 'TaskManagersRegistered').message).toMatch(/1.*2/);
+    const dropped = await waitFor(
+      'TaskManager count drops',
+      async () => {
+        const status = await direct.getStatus(ref());
+        return status.flink.taskManagersRegistered === 1 ? status : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
+    expect(condition(dropped, 'TaskManagersRegistered')).toMatchObject({
+      status: 'False',
+    });
+    expect(condition(dropped, 'TaskManagersRegistered').message).toMatch(
+      /1.*2/,
+    );
   });
 });

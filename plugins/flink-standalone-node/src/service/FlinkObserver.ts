@@ -5,7 +5,7 @@ import type { FlinkClusterRef } from '../apply/clusterOperations';
 import { observeCluster } from '../observer';
 import { DEFAULT_OBSERVE_OPTIONS } from '../observer';
 import { FlinkRestClient } from '../rest/FlinkRestClient';
-import { ClusterWatchCache } from '../watch/ClusterWatchCache';
+import { ClusterWatchCache, SnapshotSources } from '../watch/ClusterWatchCache';
 
 export interface FlinkObserverOptions {
   registry: ClusterRegistry;
@@ -16,6 +16,18 @@ export interface FlinkObserverOptions {
   /** How long a first status request waits for a cache's initial sync (default 10 s). */
   initialSyncTimeoutMs?: number;
   now?: () => Date;
+}
+
+/** A computed status, and what it was computed from. */
+interface Memo {
+  sources: SnapshotSources;
+  version: string;
+  restFetchedAt?: string;
+  second: number;
+  timeSensitive: boolean;
+  status: FlinkClusterStatus;
+  /** The status as UTF-8 JSON without its times and opening brace, once asked for. */
+  json?: Buffer;
 }
 
 /** A Flink cluster in a Kubernetes cluster. */
@@ -32,10 +44,7 @@ export class FlinkObserver {
   private readonly rest: FlinkRestClient;
   private readonly now: () => Date;
   /** The last status per Flink cluster, reused while nothing it depends on changed. */
-  private readonly computed = new Map<
-    string,
-    { key: string; second: number; timeSensitive: boolean; status: FlinkClusterStatus }
-  >();
+  private readonly computed = new Map<string, Memo>();
 
   constructor(private readonly options: FlinkObserverOptions) {
     this.now = options.now ?? (() => new Date());
@@ -72,27 +81,62 @@ export class FlinkObserver {
    * cluster's allowed list is refused before anything else.
    */
   async getStatus(ref: ObservedClusterRef): Promise<FlinkClusterStatus> {
+    const { memo, observedAt, lastSyncedAt } = await this.current(ref);
+    return { ...memo.status, observedAt, lastSyncedAt };
+  }
+
+  /**
+   * The same status as UTF-8 JSON. Serialized and encoded once per change of the cluster, not
+   * once per request: entity pages poll far more often than clusters change.
+   */
+  async getStatusJson(ref: ObservedClusterRef): Promise<Buffer> {
+    const { memo, observedAt, lastSyncedAt } = await this.current(ref);
+    memo.json ??= Buffer.from(
+      JSON.stringify({ ...memo.status, observedAt: undefined, lastSyncedAt: undefined }).slice(1),
+    );
+    const times = JSON.stringify({ observedAt, lastSyncedAt });
+    return Buffer.concat([Buffer.from(`${times.slice(0, -1)},`), memo.json]);
+  }
+
+  /** The memoized status, computed anew when something it depends on changed. */
+  private async current(ref: ObservedClusterRef): Promise<{ memo: Memo; observedAt: string; lastSyncedAt?: string }> {
     const cluster = this.options.registry.authorize(ref.cluster, ref.namespace);
     const entry = this.entry(ref.cluster);
     await entry.synced;
+    const { cache } = entry;
     const clusterKey = `${ref.cluster}/${ref.namespace}/${ref.name}`;
-    const rest = entry.cache.hasJobManager(ref.namespace, ref.name) ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
+    const rest = cache.hasJobManager(ref.namespace, ref.name) ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
     const now = this.now();
-    const key = `${entry.cache.version(ref.namespace, ref.name)}|${rest?.fetchedAt}`;
     const second = Math.floor(now.getTime() / 1000);
+    // What may differ between reuses: when it was observed and, while connected, when the cache last synced.
+    const times = { observedAt: now.toISOString(), lastSyncedAt: cache.lastSyncedAt?.toISOString() };
     const previous = this.computed.get(clusterKey);
-    // Only a terminating pod makes a status depend on the clock (it turns stuck with time).
-    if (previous?.key === key && (!previous.timeSensitive || previous.second === second)) {
-      return { ...previous.status, observedAt: now.toISOString() };
+    if (
+      previous &&
+      previous.restFetchedAt === rest?.fetchedAt &&
+      // Only a terminating pod makes a status depend on the clock (it turns stuck with time).
+      (!previous.timeSensitive || previous.second === second) &&
+      previous.version === cache.version(previous.sources)
+    ) {
+      return { memo: previous, ...times };
     }
-    const status = observeCluster(entry.cache.snapshot(ref.namespace, ref.name), rest, {
+    const snapshot = cache.snapshot(ref.namespace, ref.name);
+    const status = observeCluster(snapshot, rest, {
       now,
       stuckTerminatingAfterSeconds:
         this.options.stuckTerminatingAfterSeconds ?? DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
     });
-    const timeSensitive = status.pods.some(p => p.deletionTimestamp !== undefined);
-    this.computed.set(clusterKey, { key, second, timeSensitive, status });
-    return status;
+    const sources = cache.sourcesOf(snapshot);
+    const memo: Memo = {
+      sources,
+      version: cache.version(sources),
+      restFetchedAt: rest?.fetchedAt,
+      second,
+      timeSensitive: status.pods.some(p => p.deletionTimestamp !== undefined),
+      status,
+    };
+    this.computed.set(clusterKey, memo);
+    return { memo, ...times };
   }
 
   /** Fetches the Flink REST answers now (e.g. while waiting for READY). */

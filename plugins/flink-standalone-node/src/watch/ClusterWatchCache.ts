@@ -12,6 +12,17 @@ import type { ClusterSnapshot, Workload } from '../observer/types';
 import { Informer, InformerOptions } from './Informer';
 import { Slimmer, slimClaim, slimEvent, slimNode, slimPod, slimWorkload } from './slim';
 
+/** The objects of a snapshot whose events it holds. */
+function involvedNames(objects: Pick<ClusterSnapshot, 'jobManager' | 'taskManager' | 'pods' | 'claims' | 'replicaSets'>) {
+  const { jobManager, taskManager, pods, claims, replicaSets = [] } = objects;
+  const all = [jobManager, taskManager, ...replicaSets, ...pods, ...claims];
+  return new Set(all.flatMap(o => (o ? [o.metadata!.name!] : [])));
+}
+
+function nodeNamesOf(pods: V1Pod[]): Set<string> {
+  return new Set(pods.flatMap(p => (p.spec?.nodeName ? [p.spec.nodeName] : [])));
+}
+
 /** Kinds whose events can concern a Flink cluster. */
 const EVENT_KINDS = ['Pod', 'StatefulSet', 'Deployment', 'ReplicaSet', 'PersistentVolumeClaim'];
 
@@ -28,6 +39,15 @@ interface Scope {
   /** Undefined: cluster-wide. */
   namespace?: string;
   informers: Record<'StatefulSet' | 'Deployment' | 'ReplicaSet' | 'Pod' | 'PersistentVolumeClaim' | 'Event', Informer>;
+}
+
+/** What a snapshot was read from (see `ClusterWatchCache.sourcesOf`). */
+export interface SnapshotSources {
+  namespace: string;
+  appKey: string;
+  eventKeys: string[];
+  nodeNames: string[];
+  nodesMissing: boolean;
 }
 
 export interface WatchCacheOptions {
@@ -77,7 +97,7 @@ export class ClusterWatchCache {
         }),
       },
     }));
-    this.nodes = informer('Node', undefined, slimNode, { optional: true });
+    this.nodes = informer('Node', undefined, slimNode, { optional: true, indexKeys: o => [o.metadata!.name!] });
   }
 
   private get allInformers(): Informer[] {
@@ -133,24 +153,48 @@ export class ClusterWatchCache {
   }
 
   /**
-   * Changes whenever anything in `snapshot(namespace, name)` may have changed: a cheap key for
-   * reusing a status computed from an earlier snapshot.
+   * The change counters a snapshot was read from: the cluster's workloads, pods and claims (by
+   * app label), the events of the objects it held, the nodes its pods ran on. Those sets change
+   * only with a change counted first, so other clusters' events and pods and node heartbeats of
+   * other nodes never make a snapshot look old.
    */
-  version(namespace: string, name: string): string {
-    const scope = this.scopeOf(namespace);
+  sourcesOf(snapshot: ClusterSnapshot): SnapshotSources {
+    const podNodes = nodeNamesOf(snapshot.pods);
+    return {
+      namespace: snapshot.namespace,
+      appKey: `${snapshot.namespace}/${snapshot.name}`,
+      eventKeys: [...involvedNames(snapshot)].map(name => `${snapshot.namespace}/${name}`),
+      nodeNames: snapshot.nodes.map(node => node.metadata!.name!),
+      nodesMissing: snapshot.nodes.length < podNodes.size,
+    };
+  }
+
+  /**
+   * A cheap key that changes whenever a new snapshot of the same sources may differ, so that a
+   * status computed from an earlier snapshot can be reused.
+   */
+  version(sources: SnapshotSources): string {
+    const scope = this.scopeOf(sources.namespace);
     if (!scope) return 'none';
-    const appKey = `${namespace}/${name}`;
     const { informers } = scope;
+    let events = 0;
+    for (const key of sources.eventKeys) events += informers.Event.changes(key);
+    let nodes = 0;
+    for (const name of sources.nodeNames) nodes += this.nodes.changes(name);
+    const stale = this.stale;
     return [
-      informers.StatefulSet.changes(appKey),
-      informers.Deployment.changes(appKey),
-      informers.ReplicaSet.changes(appKey),
-      informers.Pod.changes(appKey),
-      informers.PersistentVolumeClaim.changes(appKey),
-      informers.Event.changes(),
-      this.nodes.changes(),
-      this.stale,
-      this.lastSyncedAt?.getTime(),
+      informers.StatefulSet.changes(sources.appKey),
+      informers.Deployment.changes(sources.appKey),
+      informers.ReplicaSet.changes(sources.appKey),
+      informers.Pod.changes(sources.appKey),
+      informers.PersistentVolumeClaim.changes(sources.appKey),
+      events,
+      nodes,
+      // A node a pod names that is not cached (yet): any node change may bring it.
+      sources.nodesMissing ? this.nodes.changes() : 0,
+      stale,
+      // While connected, a status does not depend on the time of the last sync; stale, it says it.
+      stale ? this.lastSyncedAt?.getTime() : '',
     ].join(':');
   }
 
@@ -183,15 +227,12 @@ export class ClusterWatchCache {
     const replicaSets = informers.ReplicaSet.byIndex(appKey) as V1ReplicaSet[];
     const jobManager = workload(names.jobManager);
     const taskManager = workload(names.taskManager);
-    const involved = [
-      ...[jobManager, taskManager, ...replicaSets, ...pods, ...claims].flatMap(o => (o ? [o.metadata!.name!] : [])),
-    ];
-    const events = [...new Set(involved)].flatMap(n => informers.Event.byIndex(`${namespace}/${n}`)) as CoreV1Event[];
-    const nodeNames = new Set(pods.map(p => p.spec?.nodeName).filter(Boolean));
-    const nodes = [...nodeNames].flatMap(n => {
-      const node = this.nodes.get(undefined, n!);
+    const objects = { jobManager, taskManager, pods, claims, replicaSets };
+    const events = [...involvedNames(objects)].flatMap(n => informers.Event.byIndex(`${namespace}/${n}`)) as CoreV1Event[];
+    const nodes = [...nodeNamesOf(pods)].flatMap(n => {
+      const node = this.nodes.get(undefined, n);
       return node ? [node as V1Node] : [];
     });
-    return { ...base, jobManager, taskManager, pods, claims, replicaSets, events, nodes };
+    return { ...base, ...objects, events, nodes };
   }
 }
