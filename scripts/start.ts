@@ -36,14 +36,38 @@ const children: ChildProcess[] = [];
 let plane: ControlPlane | undefined;
 let flink: FlinkSession | undefined;
 
+/** SIGTERM to each child's whole process group (npm, backstage-cli and what they started). */
+async function stopChildren() {
+  const alive = children.filter(child => child.exitCode === null && child.signalCode === null);
+  const exited = alive.map(child => new Promise(resolve => child.once('exit', resolve)));
+  const signal = (name: NodeJS.Signals) =>
+    alive.forEach(child => {
+      try {
+        process.kill(-child.pid!, name);
+      } catch {
+        // already gone
+      }
+    });
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 10_000);
+  await Promise.all(exited);
+  clearTimeout(timer);
+}
+
 async function stopAll() {
-  for (const child of children) child.kill('SIGTERM');
+  await stopChildren();
   await flink?.stop().catch(() => {});
   await plane?.stop().catch(() => {});
 }
 
 function run(label: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn('npm', args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own, so that stopping reaches the dev servers npm started.
+  const child = spawn('npm', args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const prefix = (chunk: Buffer) =>
     chunk
       .toString()

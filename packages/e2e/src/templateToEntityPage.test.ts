@@ -168,9 +168,8 @@ describe('the example app in a real browser', () => {
         expect.stringMatching(/^Bound/),
       ]),
     );
-    await expect(
-      page.getByRole('button', { name: 'Scale TaskManagers' }).isVisible(),
-    ).resolves.toBe(true);
+    // Shown once the permission answer arrives.
+    await page.getByRole('button', { name: 'Scale TaskManagers' }).waitFor();
     await page.screenshot({
       path: path.join(SCREENSHOTS, 'entity-tab.png'),
       fullPage: true,
@@ -221,7 +220,27 @@ describe('the example app in a real browser', () => {
   it('hides the scale button from a user without the scale permission', async () => {
     await app.startBackend('user:default/viewer');
     const page = await signedInPage();
+    const scaleDecision = page.waitForResponse(
+      response =>
+        response.url().endsWith('/api/permission/authorize') &&
+        (response.request().postData() ?? '').includes(
+          'flink.standalone.scale',
+        ),
+    );
     await open(page, `${entityUrl}/flink`);
+    // The backend said no: the button stays hidden for a reason, not for want of an answer.
+    const response = await scaleDecision;
+    const asked: { id: string; permission: { name: string } }[] = JSON.parse(
+      response.request().postData()!,
+    ).items;
+    const answers: { id: string; result: string }[] = (await response.json())
+      .items;
+    const scaleIds = asked
+      .filter(a => a.permission.name === 'flink.standalone.scale')
+      .map(a => a.id);
+    expect(
+      answers.filter(a => scaleIds.includes(a.id)).map(a => a.result),
+    ).toEqual(scaleIds.map(() => 'DENY'));
     await eventually(
       page,
       'the tab for the viewer',

@@ -7,7 +7,8 @@
  * plugin does.
  *
  * Options (env): BENCH_CLUSTERS (1000), BENCH_TASKMANAGERS (20), BENCH_CLIENTS (100),
- * BENCH_SECONDS (10 per phase), BENCH_NAMESPACES (10).
+ * BENCH_SECONDS (10 per phase), BENCH_NAMESPACES (10), BENCH_POLL_MS (1000), BENCH_PROFILE (a
+ * path prefix: one CPU profile per phase).
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';

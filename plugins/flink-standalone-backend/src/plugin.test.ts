@@ -292,7 +292,8 @@ describe('against the example cluster in the real control plane', () => {
         const response = await statusOf(server);
         const status: FlinkClusterStatus = response.body.status;
         return status?.taskManager?.replicas.ready === 3 &&
-          status.claims.every(c => c.phase === 'Bound')
+          status.claims.every(c => c.phase === 'Bound') &&
+          status.flink.fetchedAt !== undefined
           ? response
           : undefined;
       },
@@ -314,11 +315,14 @@ describe('against the example cluster in the real control plane', () => {
 
     const observer = new FlinkObserver({ registry });
     try {
-      const direct = await observer.getStatus({
+      const ref = {
         cluster: 'local',
         namespace: 'streaming',
         name: 'orders-session',
-      });
+      };
+      // Asked once, as the route's observer has been by now: the state message depends on it.
+      await observer.refreshRest(ref);
+      const direct = await observer.getStatus(ref);
       // What Kubernetes says must be identical; the Flink REST part is fetched at other times.
       const comparable = ({
         observedAt,

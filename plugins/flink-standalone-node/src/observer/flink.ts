@@ -38,14 +38,17 @@ export function summarizeRest(
   };
 }
 
-/** The snapshot explains more than the fetcher can: simulated nodes first, then no JobManager. */
+/**
+ * The snapshot explains more than the fetcher can: no JobManager, then simulated nodes. Before
+ * the first answer nothing is known: a direct REST URL may reach a real Flink.
+ */
 function unreachableReason(
   rest: FlinkRestObservation | undefined,
   jobManager: JobManagerFacts,
 ): RestUnreachableReason | undefined {
+  if (!rest) return jobManager.ready ? undefined : 'NotRunning';
   if (jobManager.onSimulatedNodes) return 'SimulatedNodes';
   if (!jobManager.ready) return 'NotRunning';
-  if (!rest) return undefined;
   return rest.unreachableReason ?? 'Error';
 }
 

@@ -75,7 +75,12 @@ describe('ClusterActions', () => {
         ? AuthorizeResult.ALLOW
         : AuthorizeResult.DENY,
     );
-    await renderActions({ permissionApi: mockApis.permission({ authorize }) });
+    // An entity of its own: usePermission caches answers per permission and resource across
+    // renders, and this test's DENY must not reach the other tests.
+    await renderActions({
+      entityName: 'scale-only',
+      permissionApi: mockApis.permission({ authorize }),
+    });
     expect(
       await screen.findByRole('button', { name: 'Scale TaskManagers' }),
     ).toBeInTheDocument();
@@ -88,14 +93,8 @@ describe('ClusterActions', () => {
     ]);
     expect(asked).toEqual(
       expect.arrayContaining([
-        [
-          flinkStandaloneScalePermission.name,
-          'component:default/orders-analytics',
-        ],
-        [
-          flinkStandaloneDeletePermission.name,
-          'component:default/orders-analytics',
-        ],
+        [flinkStandaloneScalePermission.name, 'component:default/scale-only'],
+        [flinkStandaloneDeletePermission.name, 'component:default/scale-only'],
       ]),
     );
   });
