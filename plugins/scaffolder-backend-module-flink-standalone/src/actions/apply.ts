@@ -123,7 +123,9 @@ export function createApplyAction(options: ApplyActionOptions) {
           z
             .boolean()
             .optional()
-            .describe('Wait until the cluster is READY (default true)'),
+            .describe(
+              'Wait until the cluster is READY with its TaskManager pods Ready and claims Bound (on simulated nodes: pods and claims only); default true',
+            ),
         timeoutSeconds: z =>
           z
             .number()
