@@ -6,13 +6,12 @@
  * (their pods are simulated by kwok; the `local-real-flink` entry's REST is the real Flink).
  * Ctrl-C stops everything it started.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseClusterSpec, renderCluster } from '@flink-standalone/plugin-flink-standalone-common';
 import { ClusterRegistry, applyCluster } from '@flink-standalone/plugin-flink-standalone-node';
-import { ControlPlane, FlinkSession, startControlPlane, startFlinkSession } from '@flink-standalone/testenv';
+import { ControlPlane, FlinkSession, ManagedProcess, startControlPlane, startFlinkSession } from '@flink-standalone/testenv';
 import { ConfigReader } from '@backstage/config';
 import type { KubernetesObject } from '@kubernetes/client-node';
 
@@ -32,51 +31,27 @@ function userConfiguredCluster(): boolean {
   return (local.kubernetes?.clusterLocatorMethods ?? []).some((m: any) => (m.clusters ?? []).length > 0);
 }
 
-const children: ChildProcess[] = [];
+const children: ManagedProcess[] = [];
 let plane: ControlPlane | undefined;
 let flink: FlinkSession | undefined;
 
-/** SIGTERM to each child's whole process group (npm, backstage-cli and what they started). */
-async function stopChildren() {
-  const alive = children.filter(child => child.exitCode === null && child.signalCode === null);
-  const exited = alive.map(child => new Promise(resolve => child.once('exit', resolve)));
-  const signal = (name: NodeJS.Signals) =>
-    alive.forEach(child => {
-      try {
-        process.kill(-child.pid!, name);
-      } catch {
-        // already gone
-      }
-    });
-  signal('SIGTERM');
-  const timer = setTimeout(() => signal('SIGKILL'), 10_000);
-  await Promise.all(exited);
-  clearTimeout(timer);
-}
-
 async function stopAll() {
-  await stopChildren();
+  await Promise.all(children.map(child => child.stop(10_000)));
   await flink?.stop().catch(() => {});
   await plane?.stop().catch(() => {});
 }
 
+/** npm in a process group of its own (stopping reaches the dev servers it starts), lines prefixed. */
 function run(label: string, args: string[], env: NodeJS.ProcessEnv) {
-  // A process group of its own, so that stopping reaches the dev servers npm started.
-  const child = spawn('npm', args, {
+  const child = ManagedProcess.start({
+    name: label,
+    command: 'npm',
+    args,
     cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    env,
+    onLine: line => line && console.log(`[${label}] ${line}`),
   });
-  const prefix = (chunk: Buffer) =>
-    chunk
-      .toString()
-      .split('\n')
-      .filter(Boolean)
-      .forEach(line => console.log(`[${label}] ${line}`));
-  child.stdout!.on('data', prefix);
-  child.stderr!.on('data', prefix);
-  child.on('exit', code => console.log(`[${label}] exited with ${code}`));
+  void child.exited.then(code => console.log(`[${label}] exited with ${code}`));
   children.push(child);
   return child;
 }

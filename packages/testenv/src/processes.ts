@@ -1,16 +1,20 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import readline from 'node:readline';
 
 export interface ProcessSpec {
   name: string;
   command: string;
   args: string[];
-  logFile: string;
+  /** Where its output goes (appended). */
+  logFile?: string;
+  /** Each line of its output, as it comes (for a console); with a log file, it gets them too. */
+  onLine?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
 }
 
-/** A child process in its own process group, with its output in a log file. */
+/** A child process in its own process group, with its output in a log file or to a callback. */
 export class ManagedProcess {
   readonly exited: Promise<number | null>;
   private exitCode: number | null | undefined = undefined;
@@ -32,7 +36,8 @@ export class ManagedProcess {
   }
 
   static start(spec: ProcessSpec): ManagedProcess {
-    const out = fs.openSync(spec.logFile, 'a');
+    const { logFile, onLine } = spec;
+    const out = logFile && !onLine ? fs.openSync(logFile, 'a') : 'pipe';
     // Detached: Ctrl-C reaches only the owner, which then stops the plane in order.
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
@@ -40,7 +45,18 @@ export class ManagedProcess {
       stdio: ['ignore', out, out],
       detached: true,
     });
-    fs.closeSync(out);
+    if (typeof out === 'number') fs.closeSync(out);
+    if (onLine) {
+      const log = logFile
+        ? fs.createWriteStream(logFile, { flags: 'a' })
+        : undefined;
+      for (const stream of [child.stdout!, child.stderr!]) {
+        readline.createInterface({ input: stream }).on('line', line => {
+          log?.write(`${line}\n`);
+          onLine(line);
+        });
+      }
+    }
     child.unref();
     return new ManagedProcess(spec, child);
   }
@@ -87,6 +103,7 @@ export class ManagedProcess {
   }
 
   logTail(lines = 40): string {
+    if (!this.spec.logFile) return '';
     try {
       return fs
         .readFileSync(this.spec.logFile, 'utf8')

@@ -16,6 +16,7 @@ import request from 'supertest';
 import { backendToken, clusterConfig } from './__testUtils__/backendAccess';
 import {
   dryRunFiles,
+  dryRunLog,
   sampleValues,
   templateDryRunBody,
 } from './__testUtils__/templateDryRun';
@@ -63,6 +64,15 @@ const localRegisterStandIn = createBackendModule({
     });
   },
 });
+
+/** The template's dry run, as the template editor asks for it. */
+const dryRun = (
+  server: Parameters<typeof request>[0],
+  values: Record<string, unknown>,
+) =>
+  request(server)
+    .post('/api/scaffolder/v2/dry-run')
+    .send(templateDryRunBody(values));
 
 async function startScaffolder() {
   const token = await backendToken(plane());
@@ -112,9 +122,7 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
   it('runs every step with the sample values and renders the expected files', async () => {
     const namespace = await createTestNamespace(plane().client, 'template');
     const { server } = await startScaffolder();
-    const response = await request(server)
-      .post('/api/scaffolder/v2/dry-run')
-      .send(templateDryRunBody(sampleValues({ namespace })));
+    const response = await dryRun(server, sampleValues({ namespace }));
 
     expect(response.status).toBe(200);
     const files = dryRunFiles(response.body);
@@ -158,7 +166,7 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
       }),
     ]);
 
-    const log = response.body.log.map((e: any) => e.body.message).join('\n');
+    const log = dryRunLog(response.body);
     expect(log).toMatch(
       /\[dry run\] StatefulSet\/orders-analytics-dev-taskmanager created \(6\/6\)/,
     );
@@ -198,9 +206,7 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
       delivery: 'gitops',
       repoUrl: 'github.com?owner=example&repo=orders-analytics-dev',
     });
-    const response = await request(server)
-      .post('/api/scaffolder/v2/dry-run')
-      .send(templateDryRunBody(values));
+    const response = await dryRun(server, values);
 
     expect(response.status).toBe(200);
     const files = dryRunFiles(response.body);
@@ -227,7 +233,7 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
         'manifests/3-rolebinding-orders-analytics-dev.yaml',
       ]),
     );
-    const log = response.body.log.map((e: any) => e.body.message).join('\n');
+    const log = dryRunLog(response.body);
     expect(log).not.toMatch(/\[dry run\]/);
     expect(log).toMatch(/Skipping step apply/i);
     // The repository steps run instead of the local registration (they have no dry run).
@@ -250,12 +256,10 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
       delivery: 'direct-with-repository',
       repoUrl: 'github.com?owner=example&repo=orders-with-repo',
     });
-    const response = await request(server)
-      .post('/api/scaffolder/v2/dry-run')
-      .send(templateDryRunBody(values));
+    const response = await dryRun(server, values);
 
     expect(response.status).toBe(200);
-    const log = response.body.log.map((e: any) => e.body.message).join('\n');
+    const log = dryRunLog(response.body);
     expect(log).toMatch(
       /\[dry run\] StatefulSet\/orders-with-repo-taskmanager created/,
     );

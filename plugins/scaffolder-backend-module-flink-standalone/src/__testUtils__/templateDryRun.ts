@@ -53,3 +53,10 @@ export function dryRunFiles(response: {
     ]),
   );
 }
+
+/** The messages a dry run logged, one per line. */
+export function dryRunLog(response: {
+  log: { body: { message: string } }[];
+}): string {
+  return response.log.map(entry => entry.body.message).join('\n');
+}
