@@ -2,42 +2,101 @@
 /**
  * `npm start`: the example Backstage app (backend on :7007, frontend on :3000) with both plugins.
  * When app-config.local.yaml configures no Kubernetes cluster, it first starts the embedded local
- * control plane and a real local Flink session cluster, and deploys the example catalog's clusters
- * (their pods are simulated by kwok; the `local-real-flink` entry's REST is the real Flink).
- * Ctrl-C stops everything it started.
+ * control plane with a real node (kubelet, containerd, the locally built Flink images) beside the
+ * fake kwok nodes, and deploys the example catalog's clusters: the small ones run real Flink on the
+ * real node, the large one stays on kwok nodes (its pods are simulated). Ctrl-C stops everything.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { parseClusterSpec, renderCluster } from '@flink-standalone/plugin-flink-standalone-common';
-import { ClusterRegistry, applyCluster } from '@flink-standalone/plugin-flink-standalone-node';
-import { ControlPlane, FlinkSession, ManagedProcess, startControlPlane, startFlinkSession } from '@flink-standalone/testenv';
+import {
+  ClusterSpecInput,
+  parseClusterSpec,
+  renderCluster,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  ClusterRegistry,
+  applyCluster,
+} from '@flink-standalone/plugin-flink-standalone-node';
+import {
+  ControlPlane,
+  ManagedProcess,
+  startControlPlane,
+} from '@flink-standalone/testenv';
 import { ConfigReader } from '@backstage/config';
 import type { KubernetesObject } from '@kubernetes/client-node';
 
 const ROOT = resolve(__dirname, '..');
 const LOCAL_CONFIG = resolve(ROOT, 'app-config.local.yaml');
 
-/** The example clusters the example catalog's components point at. */
-const EXAMPLE_CLUSTERS = [
-  { name: 'orders-session', namespace: 'streaming', component: 'orders-analytics', flinkVersion: '2.1', taskManager: { replicas: 3, slots: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] } },
-  { name: 'sandbox', namespace: 'flink-sandbox', flinkVersion: '2.3' },
-  { name: 'demo', namespace: 'flink-demo', component: 'local-flink-demo', flinkVersion: '2.2', taskManager: { replicas: 2, slots: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] } },
+/** Small enough that the real node's 2 CPUs hold the examples and a cluster made from the template. */
+const SMALL = {
+  jobManager: { resources: { cpu: '100m', memory: '1Gi' } },
+  taskManager: { resources: { cpu: '100m', memory: '1Gi' } },
+};
+
+/** The example clusters the example catalog's components point at, and where their pods run. */
+const EXAMPLE_CLUSTERS: {
+  placement: 'real' | 'kwok';
+  spec: ClusterSpecInput;
+}[] = [
+  {
+    placement: 'real',
+    spec: {
+      name: 'demo',
+      namespace: 'flink-demo',
+      component: 'local-flink-demo',
+      flinkVersion: '2.2',
+      jobManager: SMALL.jobManager,
+      taskManager: {
+        ...SMALL.taskManager,
+        replicas: 2,
+        slots: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    },
+  },
+  {
+    placement: 'real',
+    spec: {
+      name: 'sandbox',
+      namespace: 'flink-sandbox',
+      flinkVersion: '1.20',
+      ...SMALL,
+    },
+  },
+  {
+    placement: 'kwok',
+    spec: {
+      name: 'orders-session',
+      namespace: 'flink-scale',
+      component: 'orders-analytics',
+      flinkVersion: '2.1',
+      taskManager: {
+        replicas: 3,
+        slots: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    },
+  },
 ];
+
+/** The template's default namespace: clusters made from it run on the real node. */
+const TEMPLATE_NAMESPACES = ['streaming'];
 
 function userConfiguredCluster(): boolean {
   if (!existsSync(LOCAL_CONFIG)) return false;
   const local = parse(readFileSync(LOCAL_CONFIG, 'utf8')) ?? {};
-  return (local.kubernetes?.clusterLocatorMethods ?? []).some((m: any) => (m.clusters ?? []).length > 0);
+  return (local.kubernetes?.clusterLocatorMethods ?? []).some(
+    (m: any) => (m.clusters ?? []).length > 0,
+  );
 }
 
 const children: ManagedProcess[] = [];
 let plane: ControlPlane | undefined;
-let flink: FlinkSession | undefined;
 
 async function stopAll() {
   await Promise.all(children.map(child => child.stop(10_000)));
-  await flink?.stop().catch(() => {});
   await plane?.stop().catch(() => {});
 }
 
@@ -56,29 +115,64 @@ function run(label: string, args: string[], env: NodeJS.ProcessEnv) {
   return child;
 }
 
+async function ensureNamespace(
+  name: string,
+  annotations: Record<string, string>,
+) {
+  if (await plane!.client.find(`/api/v1/namespaces/${name}`)) return;
+  await plane!.client.create('/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, annotations },
+  });
+}
+
 async function embeddedEnvironment(): Promise<NodeJS.ProcessEnv> {
-  console.log('[start] no Kubernetes cluster in app-config.local.yaml: starting the embedded control plane');
-  plane = await startControlPlane({ log: line => console.log(`[k8s] ${line}`) });
-  console.log('[start] starting a real local Flink session cluster (2 TaskManagers)');
-  flink = await startFlinkSession({ version: '2.2', taskManagers: 2, slotsPerTaskManager: 2, log: line => console.log(`[flink] ${line}`) });
-  const registry = ClusterRegistry.fromConfig(
-    new ConfigReader({ flinkStandalone: { clusters: [{ name: 'local', kubeconfig: { path: plane.kubeconfigPath } }] } }),
+  console.log(
+    '[start] no Kubernetes cluster in app-config.local.yaml: starting the embedded control plane with a real node',
   );
-  for (const spec of EXAMPLE_CLUSTERS) {
-    if (!(await plane.client.find(`/api/v1/namespaces/${spec.namespace}`))) {
-      await plane.client.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: spec.namespace } });
-    }
-    await applyCluster(registry.get('local'), renderCluster(parseClusterSpec(spec)) as KubernetesObject[]);
-    console.log(`[start] applied example cluster ${spec.namespace}/${spec.name}`);
+  plane = await startControlPlane({
+    realNode: true,
+    readyTimeoutMs: 600_000,
+    log: line => console.log(`[k8s] ${line}`),
+  });
+  const realNode = plane.realNode!;
+  const registry = ClusterRegistry.fromConfig(
+    new ConfigReader({
+      flinkStandalone: {
+        clusters: [
+          { name: 'local', kubeconfig: { path: plane.kubeconfigPath } },
+        ],
+      },
+    }),
+  );
+  for (const name of TEMPLATE_NAMESPACES)
+    await ensureNamespace(name, realNode.namespaceAnnotations);
+  for (const { placement, spec } of EXAMPLE_CLUSTERS) {
+    await ensureNamespace(
+      spec.namespace,
+      placement === 'real' ? realNode.namespaceAnnotations : {},
+    );
+    await applyCluster(
+      registry.get('local'),
+      renderCluster(parseClusterSpec(spec)) as KubernetesObject[],
+    );
+    console.log(
+      `[start] applied example cluster ${spec.namespace}/${spec.name} (${placement === 'real' ? `real pods on ${realNode.name}` : 'simulated pods on kwok nodes'})`,
+    );
   }
-  return { FLINK_STANDALONE_KUBECONFIG: plane.kubeconfigPath, FLINK_STANDALONE_LOCAL_FLINK_URL: flink.restUrl };
+  return { FLINK_STANDALONE_KUBECONFIG: plane.kubeconfigPath };
 }
 
 async function main() {
   process.once('SIGINT', () => void stopAll().then(() => process.exit(0)));
   process.once('SIGTERM', () => void stopAll().then(() => process.exit(0)));
   const env = userConfiguredCluster() ? {} : await embeddedEnvironment();
-  const configArgs = ['--config', resolve(ROOT, 'app-config.yaml'), ...(existsSync(LOCAL_CONFIG) ? ['--config', LOCAL_CONFIG] : [])];
+  const configArgs = [
+    '--config',
+    resolve(ROOT, 'app-config.yaml'),
+    ...(existsSync(LOCAL_CONFIG) ? ['--config', LOCAL_CONFIG] : []),
+  ];
   run('backend', ['run', 'start', '-w', 'backend', '--', ...configArgs], env);
   run('app', ['run', 'start', '-w', 'app', '--', ...configArgs], env);
   console.log(`

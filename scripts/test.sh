@@ -18,6 +18,12 @@ bash packages/testenv/scripts/build-binaries.sh
 step "Flink runtime jars for the real Flink in the tests (fetched once with Maven, then cached)"
 tsx scripts/prepare-testenv.ts
 
+step "The real node's host packages: containerd, runc, CNI plugins, iptables, mmdebstrap (Debian, installed once)"
+bash packages/testenv/scripts/ensure-real-node.sh
+
+step "Container images for the real node: pause, Flink ${FLINK_STANDALONE_NODE_FLINK_VERSIONS:-2.2 1.20} (built once from Debian and PyPI, then cached)"
+bash packages/testenv/images/build-images.sh build ${FLINK_STANDALONE_NODE_FLINK_VERSIONS:-2.2 1.20}
+
 step "Chromium for the end-to-end browser test (Debian's package, installed once)"
 bash scripts/ensure-chromium.sh
 
@@ -32,12 +38,18 @@ results="$(mktemp -d)/jest.json"
 status=0
 backstage-cli repo test --ci --json --outputFile="$results" || status=$?
 
+step "the real node left nothing behind (processes, mounts, cgroups, bridge, iptables rules)"
+host_failed=0
+bash packages/testenv/scripts/check-host-clean.sh || { host_failed=1; status=1; }
+
 if [ -f "$results" ]; then
   node -e '
     const r = require(process.argv[1]);
     const skipped = r.numPendingTests + r.numTodoTests;
-    console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
-  ' "$results"
+    // A suite that fails to load runs no test: count it as one failure.
+    const failed = r.numFailedTests + r.numRuntimeErrorTestSuites + Number(process.argv[2]);
+    console.log(`\ntests: ${r.numPassedTests} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+  ' "$results" "$host_failed"
 else
   echo "tests: 0 passed, 1 failed (jest wrote no results)"
   status=1

@@ -56,7 +56,7 @@ go_build() {
 }
 
 build_kubernetes() {
-  local root="$CACHE/k8s/$K8S_VERSION" names=(kube-apiserver kube-controller-manager kube-scheduler kubectl)
+  local root="$CACHE/k8s/$K8S_VERSION" names=(kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet)
   local missing=() n
   for n in "${names[@]}"; do [[ -n "$(existing_binary "$n" "$root/bin")" ]] || missing+=("$n"); done
   if (( ${#missing[@]} == 0 )); then log "kubernetes $K8S_VERSION: present"; return; fi

@@ -5,20 +5,22 @@ import { startControlPlane } from './controlPlane';
 import { cacheDir } from './paths';
 import { handleSignalsYourself } from './processes';
 
-const USAGE = `usage: cli.ts up | down [--all]
-  up    start the control plane in the foreground (Ctrl-C stops it)
+const USAGE = `usage: cli.ts up [--no-real-node] | down [--all]
+  up    start the control plane with a real node in the foreground (Ctrl-C stops it)
   down  clean up after a crashed run (--all also stops running ones)`;
 
-async function up(): Promise<void> {
+async function up(realNode: boolean): Promise<void> {
   await cleanUpStaleRuns();
   const kubeconfigPath = path.join(cacheDir(), 'kubeconfig');
   const plane = await startControlPlane({
     kubeconfigPath,
+    realNode,
+    readyTimeoutMs: 600_000,
     log: line => console.log(`[k8s:up] ${line}`),
   });
   console.log(`
 Kubernetes control plane ready in ${(plane.startupMs / 1000).toFixed(1)} s at ${plane.server}
-nodes: ${plane.nodes.join(', ')}; storage classes: ${plane.storageClasses.immediate} (default, Immediate), ${plane.storageClasses.waitForFirstConsumer} (WaitForFirstConsumer)
+nodes: ${plane.nodes.join(', ')} (kwok)${plane.realNode ? `, ${plane.realNode.name} (real, at ${plane.realNode.address}; a namespace with these annotations runs its pods there: ${JSON.stringify(plane.realNode.namespaceAnnotations)})` : ''}; storage classes: ${plane.storageClasses.immediate} (default, Immediate), ${plane.storageClasses.waitForFirstConsumer} (WaitForFirstConsumer)
 
   export KUBECONFIG=${kubeconfigPath}
   kubectl get nodes -L topology.kubernetes.io/zone
@@ -55,7 +57,7 @@ async function down(all: boolean): Promise<void> {
 
 async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
-  if (command === 'up') return up();
+  if (command === 'up') return up(!args.includes('--no-real-node'));
   if (command === 'down') return down(args.includes('--all'));
   console.error(USAGE);
   process.exitCode = 2;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Pki } from './pki';
-import { BinaryName, packageFile } from './paths';
+import { PlaneBinaryName, packageFile } from './paths';
 
 /** Where every component of one control plane listens and keeps its files. */
 export interface PlaneLayout {
@@ -19,7 +19,7 @@ export interface PlaneLayout {
 
 export interface ComponentSpec {
   name: string;
-  binary: BinaryName;
+  binary: PlaneBinaryName;
   args: string[];
 }
 
@@ -75,7 +75,15 @@ export function apiServer(l: PlaneLayout): ComponentSpec {
       '--requestheader-group-headers=X-Remote-Group',
       '--requestheader-extra-headers-prefix=X-Remote-Extra-',
       '--anonymous-auth=false',
-      '--authorization-mode=RBAC',
+      // Node authorizer + NodeRestriction: a real node's kubelet may touch only its own node and pods.
+      '--authorization-mode=Node,RBAC',
+      // PodNodeSelector/PodTolerationRestriction: a namespace annotation places its pods on the real
+      // node, so rendered manifests run there unmodified.
+      '--enable-admission-plugins=NodeRestriction,PodNodeSelector,PodTolerationRestriction',
+      `--kubelet-client-certificate=${pki.kubeletClient.certFile}`,
+      `--kubelet-client-key=${pki.kubeletClient.keyFile}`,
+      // logs/exec and the service proxy reach a real node at its (non-loopback) InternalIP.
+      '--kubelet-preferred-address-types=InternalIP',
       `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
       `--service-account-key-file=${pki.serviceAccountPublicKeyFile}`,
       `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,

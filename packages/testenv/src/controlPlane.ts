@@ -8,7 +8,7 @@ import { probe } from './health';
 import { certificateCredentials, KubeClient } from './kubeClient';
 import { renderKubeconfig, writeKubeconfig } from './kubeconfig';
 import { createFakeNodes, defaultNodes, FakeNodeSpec } from './nodes';
-import { BinaryName, resolveBinaries } from './paths';
+import { PlaneBinaryName, resolveBinaries } from './paths';
 import { createPki, Pki } from './pki';
 import { freePorts } from './ports';
 import {
@@ -18,10 +18,12 @@ import {
   removeWorkDir,
   waitFor,
 } from './processes';
+import { RealNode, RealNodeOptions, startRealNode } from './realNode';
 import { cleanUpRun, removeRunState, RunState, writeRunState } from './state';
 import {
   createStorageClasses,
   IMMEDIATE_STORAGE_CLASS,
+  RETAIN_STORAGE_CLASS,
   VolumePool,
   VolumePoolOptions,
   WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
@@ -41,6 +43,11 @@ export interface ControlPlaneOptions {
   log?: (line: string) => void;
   /** Give up when the plane is not ready after this long. Default 60 s. */
   readyTimeoutMs?: number;
+  /**
+   * A real node beside the fake ones (kubelet, containerd, runc, CNI): pods of namespaces made
+   * with its `namespaceAnnotations` run real containers. One per machine. Default off.
+   */
+  realNode?: boolean | RealNodeOptions;
 }
 
 /** Admin credentials: a client certificate in group system:masters, and an equivalent token. */
@@ -60,8 +67,15 @@ export interface ControlPlane {
   admin: AdminCredentials;
   /** A REST client acting as the admin. */
   client: KubeClient;
+  /** The fake nodes (kwok). */
   nodes: string[];
-  storageClasses: { immediate: string; waitForFirstConsumer: string };
+  /** The real node, when asked for. */
+  realNode?: RealNode;
+  storageClasses: {
+    immediate: string;
+    waitForFirstConsumer: string;
+    retain: string;
+  };
   faults: Faults;
   workDir: string;
   /** Milliseconds from the call to a ready plane. */
@@ -82,11 +96,12 @@ class Plane {
   readonly stateId: string;
   private unregisterExit: () => void = () => {};
   private volumePool: VolumePool | undefined;
+  realNode: RealNode | undefined;
   client!: KubeClient;
 
   constructor(
     readonly layout: PlaneLayout,
-    readonly binaries: Record<BinaryName, string>,
+    readonly binaries: Record<PlaneBinaryName, string>,
     readonly server: string,
   ) {
     this.stateId = `control-plane-${process.pid}-${layout.apiServerPort}`;
@@ -132,12 +147,13 @@ class Plane {
       kind: 'control-plane',
       ownerPid: process.pid,
       workDir: this.layout.workDir,
-      processes: [...this.processes.values()].map(p => ({
-        name: p.name,
-        pid: p.pid,
-      })),
+      processes: [
+        ...this.processes.values(),
+        ...(this.realNode?.processes() ?? []),
+      ].map(p => ({ name: p.name, pid: p.pid })),
       server: this.server,
       kubeconfigPath: path.join(this.layout.workDir, 'kubeconfig'),
+      realNode: this.realNode?.cleanup,
       startedAt: new Date().toISOString(),
     };
   }
@@ -153,7 +169,19 @@ class Plane {
   }
 
   startVolumePool(options?: VolumePoolOptions): void {
-    this.volumePool = new VolumePool(this.client, options);
+    const node = this.realNode;
+    this.volumePool = new VolumePool(
+      this.client,
+      options,
+      node && {
+        nodeName: node.name,
+        volumesDir: node.volumesDir,
+        isRealNodeNamespace: ns =>
+          Object.entries(node.namespaceAnnotations).every(
+            ([key, value]) => ns.metadata.annotations?.[key] === value,
+          ),
+      },
+    );
     this.volumePool.start();
   }
 
@@ -171,6 +199,8 @@ class Plane {
   /** Stops in reverse order of start, then removes the work folder. */
   async stop(): Promise<void> {
     await this.volumePool?.stop();
+    // The real node deletes its pods through the API server before it stops.
+    await this.realNode?.stop().catch(() => undefined);
     this.client?.close();
     // Clients of the API server first (together), then the API server, then its storage.
     const clients: Component[] = [
@@ -323,13 +353,28 @@ export async function startControlPlane(
     plane.start(components.scheduler(layout));
     plane.start(components.kwok(layout));
     await createStorageClasses(plane.client);
-    if (options.volumePool !== false) plane.startVolumePool(options.volumePool);
     const nodes = await createFakeNodes(
       plane.client,
       nodeSpecs(options.nodes),
       timeoutMs,
     );
     log(`kwok: ${nodes.length} nodes Ready (${elapsed()})`);
+    if (options.realNode) {
+      plane.realNode = await startRealNode(
+        {
+          client: plane.client,
+          server,
+          pki: layout.pki,
+          apiServerPort: layout.apiServerPort,
+          workDir,
+          log,
+          timeoutMs,
+        },
+        options.realNode === true ? {} : options.realNode,
+      );
+      plane.saveState();
+    }
+    if (options.volumePool !== false) plane.startVolumePool(options.volumePool);
     const healthz = (port: number) => async () =>
       (await probe(`https://127.0.0.1:${port}/healthz`)) === 200;
     await plane.ready(
@@ -373,9 +418,11 @@ export async function startControlPlane(
       admin,
       client: plane.client,
       nodes,
+      realNode: plane.realNode,
       storageClasses: {
         immediate: IMMEDIATE_STORAGE_CLASS,
         waitForFirstConsumer: WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
+        retain: RETAIN_STORAGE_CLASS,
       },
       faults: new Faults(plane.client, restartApiServer),
       workDir,

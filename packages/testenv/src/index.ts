@@ -38,22 +38,37 @@ export {
   resolveBinary,
 } from './paths';
 export type { BinaryName } from './paths';
-export { FatalError, ManagedProcess, removeWorkDir, waitFor } from './processes';
+export {
+  FatalError,
+  ManagedProcess,
+  removeWorkDir,
+  waitFor,
+} from './processes';
 export type { ProcessSpec } from './processes';
 export { freePorts } from './ports';
 export {
   IMMEDIATE_STORAGE_CLASS,
+  RETAIN_STORAGE_CLASS,
   POOL_LABEL,
   WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
 } from './storage';
 export type { VolumePoolOptions } from './storage';
 export {
   connectSharedControlPlane,
+  createRealNodeNamespace,
   createTestNamespace,
   SHARED_PLANE_ENV,
   useControlPlane,
 } from './shared';
-export type { SharedControlPlane } from './shared';
+export type { RealNodeInfo, SharedControlPlane } from './shared';
+export {
+  DEFAULT_NODE_FLINK_VERSIONS,
+  PAUSE_IMAGE,
+  REAL_NODE_LABEL,
+  REAL_NODE_TAINT,
+  realNodeNamespaceAnnotations,
+} from './realNode';
+export type { RealNode, RealNodeOptions } from './realNode';
 export { cleanUpStaleRuns } from './cleanup';
 export { createReadyPod, holds, isPodReady, simplePod } from './testHelpers';
 export { serviceAccountToken } from './serviceAccounts';

@@ -16,9 +16,13 @@ export type BinaryName =
   | 'kube-controller-manager'
   | 'kube-scheduler'
   | 'kubectl'
-  | 'kwok';
+  | 'kwok'
+  | 'kubelet';
 
-export const BINARY_NAMES: readonly BinaryName[] = [
+/** The binaries every control plane needs; a real node's kubelet is resolved when one starts. */
+export type PlaneBinaryName = Exclude<BinaryName, 'kubelet'>;
+
+export const BINARY_NAMES: readonly PlaneBinaryName[] = [
   'etcd',
   'kube-apiserver',
   'kube-controller-manager',
@@ -45,6 +49,7 @@ const VERSION_FOLDERS: Record<BinaryName, () => string> = {
   'kube-controller-manager': kubernetesFolder,
   'kube-scheduler': kubernetesFolder,
   kubectl: kubernetesFolder,
+  kubelet: kubernetesFolder,
 };
 
 /** The build script falls back to this version when the default does not build. */
@@ -110,10 +115,10 @@ export function resolveBinary(name: BinaryName): string {
   return found;
 }
 
-export function resolveBinaries(): Record<BinaryName, string> {
+export function resolveBinaries(): Record<PlaneBinaryName, string> {
   return Object.fromEntries(
     BINARY_NAMES.map(name => [name, resolveBinary(name)]),
-  ) as Record<BinaryName, string>;
+  ) as Record<PlaneBinaryName, string>;
 }
 
 /** Folder of per-run state files, read by `k8s:down` to clean up after a crash. */

@@ -21,6 +21,8 @@ export interface Pki {
   controllerManager: CertificatePair;
   scheduler: CertificatePair;
   kwok: CertificatePair;
+  /** The API server's client certificate towards kubelets (logs, exec, port-forward). */
+  kubeletClient: CertificatePair;
   serviceAccountKeyFile: string;
   serviceAccountPublicKeyFile: string;
   /** A static admin bearer token (group system:masters), for clients that take a token. */
@@ -37,6 +39,12 @@ const API_SERVER_NAMES = [
   'IP:127.0.0.1',
   'IP:10.0.0.1',
 ];
+
+/** The user the API server is towards kubelets. */
+export const KUBELET_API_CLIENT = 'kube-apiserver-kubelet-client';
+
+/** The address a real node and its pods reach the plane on (TEST-NET-1, added to `lo`). */
+export const NODE_ADDRESS = '192.0.2.2';
 
 async function openssl(args: string[]): Promise<void> {
   await run('openssl', args);
@@ -142,27 +150,39 @@ function serviceAccountKeys(dir: string) {
   return { serviceAccountKeyFile, serviceAccountPublicKeyFile };
 }
 
+/** A client certificate for a real node's kubelet: the `system:node:<name>` identity. */
+export function kubeletCertificate(
+  pki: Pki,
+  nodeName: string,
+): Promise<CertificatePair> {
+  return signedPair(
+    pki.dir,
+    `kubelet-${nodeName}`,
+    `/O=system:nodes/CN=system:node:${nodeName}`,
+    'clientAuth',
+    pki,
+  );
+}
+
 /** Creates the CA, serving and client certificates, service-account keys and a token file. */
 export async function createPki(dir: string): Promise<Pki> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const ca = await makeCa(dir);
   const client = (name: string, subject: string) =>
     signedPair(dir, name, subject, 'clientAuth', ca);
-  const [apiServer, admin, controllerManager, scheduler, kwok] =
+  const [apiServer, admin, controllerManager, scheduler, kwok, kubeletClient] =
     await Promise.all([
-      signedPair(
-        dir,
-        'apiserver',
-        '/CN=kube-apiserver',
-        'serverAuth',
-        ca,
-        API_SERVER_NAMES,
-      ),
+      signedPair(dir, 'apiserver', '/CN=kube-apiserver', 'serverAuth', ca, [
+        ...API_SERVER_NAMES,
+        `IP:${NODE_ADDRESS}`,
+      ]),
       client('admin', '/O=system:masters/CN=testenv-admin'),
       client('controller-manager', '/CN=system:kube-controller-manager'),
       client('scheduler', '/CN=system:kube-scheduler'),
       // kwok plays every kubelet: it writes node and pod status for all fake nodes.
       client('kwok', '/O=system:masters/CN=kwok'),
+      // Kubelets authorize it by SubjectAccessReview: bound to system:kubelet-api-admin only.
+      client('apiserver-kubelet-client', `/CN=${KUBELET_API_CLIENT}`),
     ]);
   const adminToken = randomBytes(24).toString('hex');
   const tokenAuthFile = path.join(dir, 'tokens.csv');
@@ -178,6 +198,7 @@ export async function createPki(dir: string): Promise<Pki> {
     controllerManager,
     scheduler,
     kwok,
+    kubeletClient,
     ...serviceAccountKeys(dir),
     adminToken,
     tokenAuthFile,

@@ -28,17 +28,29 @@ export async function serviceAccountToken(
     metadata: { name: account.metadata.name, namespace },
   });
   for (const object of objects.filter(o => o.kind.startsWith('ClusterRole'))) {
-    const plural = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
+    const plural =
+      object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
     await plane.client.create(`/apis/rbac.authorization.k8s.io/v1/${plural}`, {
       ...object,
       metadata: { name: `${object.metadata.name}-${suffix}` },
-      ...(object.roleRef && { roleRef: { ...object.roleRef, name: `${object.roleRef.name}-${suffix}` } }),
-      ...(object.subjects && { subjects: object.subjects.map(s => ({ ...s, namespace })) }),
+      ...(object.roleRef && {
+        roleRef: {
+          ...object.roleRef,
+          name: `${object.roleRef.name}-${suffix}`,
+        },
+      }),
+      ...(object.subjects && {
+        subjects: object.subjects.map(s => ({ ...s, namespace })),
+      }),
     });
   }
   const request = await plane.client.create<{ status: { token: string } }>(
     `/api/v1/namespaces/${namespace}/serviceaccounts/${account.metadata.name}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+    {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 3600 },
+    },
   );
   return request.status.token;
 }

@@ -7,6 +7,13 @@ import {
 import { Faults } from './faults';
 import { KubeClient } from './kubeClient';
 import { waitFor } from './processes';
+import type { RealNode } from './realNode';
+
+/** What a test needs to know of the real node: its name, address and namespace annotations. */
+export type RealNodeInfo = Pick<
+  RealNode,
+  'name' | 'address' | 'namespaceAnnotations'
+>;
 
 /** Set by the Jest global setup: the path of a JSON file describing the shared plane. */
 export const SHARED_PLANE_ENV = 'FLINK_STANDALONE_TESTENV_PLANE';
@@ -14,17 +21,18 @@ export const SHARED_PLANE_ENV = 'FLINK_STANDALONE_TESTENV_PLANE';
 /** A control plane as a test sees it: whether it started it or joined a shared one. */
 export type SharedControlPlane = Omit<
   ControlPlane,
-  'stop' | 'startupMs' | 'workDir'
->;
+  'stop' | 'startupMs' | 'workDir' | 'realNode'
+> & { realNode?: RealNodeInfo };
 
 type PlaneFile = Pick<
-  ControlPlane,
+  SharedControlPlane,
   | 'server'
   | 'kubeconfig'
   | 'kubeconfigPath'
   | 'admin'
   | 'nodes'
   | 'storageClasses'
+  | 'realNode'
 >;
 
 export function writeSharedPlaneFile(file: string, plane: ControlPlane): void {
@@ -37,6 +45,11 @@ export function writeSharedPlaneFile(file: string, plane: ControlPlane): void {
     admin,
     nodes,
     storageClasses,
+    realNode: plane.realNode && {
+      name: plane.realNode.name,
+      address: plane.realNode.address,
+      namespaceAnnotations: plane.realNode.namespaceAnnotations,
+    },
   };
   fs.writeFileSync(file, JSON.stringify(content), { mode: 0o600 });
 }
@@ -94,19 +107,43 @@ export function useControlPlane(
   };
 }
 
-/** A fresh namespace for one test, ready for pods (its default ServiceAccount exists). */
+/**
+ * A fresh namespace for one test, ready for pods (its default ServiceAccount exists). With
+ * `annotations` (e.g. a real node's `namespaceAnnotations`) its pods are placed accordingly.
+ */
 export async function createTestNamespace(
   client: KubeClient,
   prefix = 'test',
+  annotations: Record<string, string> = {},
 ): Promise<string> {
   const ns = await client.create('/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { generateName: `${prefix}-` },
+    metadata: { generateName: `${prefix}-`, annotations },
   });
   const name = ns.metadata.name!;
   await waitFor(`default ServiceAccount in ${name}`, () =>
     client.find(`/api/v1/namespaces/${name}/serviceaccounts/default`),
   );
   return name;
+}
+
+/**
+ * A fresh namespace whose pods run real containers on the plane's real node. Fails when the plane
+ * has none: a test that needs real pods never falls back to fake ones.
+ */
+export async function createRealNodeNamespace(
+  plane: SharedControlPlane,
+  prefix = 'real',
+): Promise<string> {
+  if (!plane.realNode) {
+    throw new Error(
+      'this test needs the real node, and the control plane has none (started with FLINK_STANDALONE_REAL_NODE=false, or without the realNode option)',
+    );
+  }
+  return createTestNamespace(
+    plane.client,
+    prefix,
+    plane.realNode.namespaceAnnotations,
+  );
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runStateDir } from './paths';
+import { cleanUpRealNodeHost } from './realNode/host';
+import type { RealNodeCleanup } from './realNode';
 
 /** What `k8s:down` needs to clean up after an owner that died without stopping its processes. */
 export interface RunState {
@@ -11,6 +13,8 @@ export interface RunState {
   kubeconfigPath?: string;
   server?: string;
   restUrl?: string;
+  /** A real node's host changes (network, mounts, cgroups) to undo. */
+  realNode?: RealNodeCleanup;
   startedAt: string;
 }
 
@@ -64,6 +68,7 @@ export function cleanUpRun(id: string, state: RunState): void {
       }
     }
   }
+  if (state.realNode) cleanUpRealNodeHost(state.realNode);
   fs.rmSync(state.workDir, { recursive: true, force: true });
   removeRunState(id);
 }

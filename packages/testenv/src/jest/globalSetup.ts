@@ -22,6 +22,9 @@ export default async function globalSetup(): Promise<void> {
   }
   const plane = await startControlPlane({
     log: line => process.stderr.write(`[testenv] ${line}\n`),
+    // Real pods for the tests that need them (FLINK_STANDALONE_REAL_NODE=false: fake nodes only).
+    realNode: process.env.FLINK_STANDALONE_REAL_NODE !== 'false',
+    readyTimeoutMs: 180_000,
   });
   process.stderr.write(
     `[testenv] control plane ready in ${plane.startupMs} ms: ${plane.kubeconfigPath}\n`,

@@ -1,0 +1,337 @@
+import {
+  ClusterSpecInput,
+  FlinkClusterStatus,
+  parseClusterSpec,
+  renderCluster,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  createRealNodeNamespace,
+  KubeObject,
+  useControlPlane,
+  waitFor,
+} from '@flink-standalone/testenv';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { applyCluster } from './apply/applyCluster';
+import { waitForReady } from './apply/waitForReady';
+import type { ClusterRegistry } from './cluster/ClusterRegistry';
+import { FlinkObserver } from './service/FlinkObserver';
+import {
+  TEST_CLUSTER,
+  backendToken,
+  registryFor,
+} from './__testUtils__/backendAccess';
+
+/**
+ * Rendered clusters, unmodified, on the real node: real kubelet, containerd and runc, the locally
+ * built Flink images, claims bound to real folders. The observer runs as the backend does (least-
+ * privilege token, default configuration: Flink REST through the API server's service proxy).
+ * One cluster at a time (2 cores), each deleted when its test ends.
+ */
+
+const plane = useControlPlane();
+let registry: ClusterRegistry;
+let observer: FlinkObserver;
+let namespace: string;
+const NAME = 'orders';
+
+beforeAll(async () => {
+  registry = registryFor(plane(), await backendToken(plane()));
+  observer = new FlinkObserver({ registry });
+});
+
+afterAll(() => observer?.close());
+
+beforeEach(async () => {
+  namespace = await createRealNodeNamespace(plane(), 'real');
+});
+
+afterEach(async () => {
+  // The next cluster needs the node's CPU: wait until this one's pods are gone.
+  await plane().client.delete(`/api/v1/namespaces/${namespace}`);
+  await waitFor(
+    `pods of ${namespace} gone`,
+    async () =>
+      (await plane().client.list(`/api/v1/namespaces/${namespace}/pods`)).items
+        .length === 0,
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+}, 90_000);
+
+const ref = () => ({ cluster: TEST_CLUSTER, namespace, name: NAME });
+
+/** Small enough for a 2-core machine: CPU requests are for scheduling (the node does not throttle). */
+const SMALL_JOB_MANAGER = { cpu: '250m', memory: '1Gi' };
+const SMALL_TASK_MANAGER = { cpu: '250m', memory: '1Gi' };
+
+async function deploy(input: Partial<ClusterSpecInput>) {
+  const spec = parseClusterSpec({
+    name: NAME,
+    namespace,
+    flinkVersion: '2.2',
+    ...input,
+    jobManager: { resources: SMALL_JOB_MANAGER, ...input.jobManager },
+    taskManager: { resources: SMALL_TASK_MANAGER, ...input.taskManager },
+  });
+  await applyCluster(
+    registry.get(TEST_CLUSTER),
+    renderCluster(spec) as KubernetesObject[],
+  );
+  return spec;
+}
+
+/** READY in the observer, with the cluster's pods and events in the message when it is not. */
+async function ready(timeoutMs = 180_000): Promise<FlinkClusterStatus> {
+  try {
+    return await waitForReady(observer, ref(), { timeoutMs, pollMs: 500 });
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}\n${await describeNamespace()}`,
+    );
+  }
+}
+
+async function statusWhere(
+  what: string,
+  check: (s: FlinkClusterStatus) => boolean,
+  timeoutMs = 120_000,
+) {
+  try {
+    return await waitFor(
+      what,
+      async () => {
+        const status = await observer.getStatus(ref());
+        return check(status) ? status : undefined;
+      },
+      { timeoutMs, intervalMs: 500 },
+    );
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}\n${await describeNamespace()}`,
+    );
+  }
+}
+
+/** What a human would look at when a test fails: pods, their containers, the last events. */
+async function describeNamespace(): Promise<string> {
+  const client = plane().client;
+  const [pods, events] = await Promise.all([
+    client.list(`/api/v1/namespaces/${namespace}/pods`),
+    client.list(`/api/v1/namespaces/${namespace}/events`),
+  ]);
+  const podLines = pods.items.map(
+    p =>
+      `${p.metadata.name} ${p.status?.phase} node=${p.spec.nodeName} ${JSON.stringify(p.status?.containerStatuses?.map((c: any) => c.state))}`,
+  );
+  const eventLines = events.items
+    .slice(-15)
+    .map(e => `${(e as any).reason}: ${(e as any).message}`);
+  return ['--- pods ---', ...podLines, '--- events ---', ...eventLines].join(
+    '\n',
+  );
+}
+
+const condition = (status: FlinkClusterStatus, type: string) =>
+  status.conditions.find(c => c.type === type);
+
+async function pod(name: string): Promise<KubeObject> {
+  return plane().client.get(`/api/v1/namespaces/${namespace}/pods/${name}`);
+}
+
+/** Flink's REST API through the API server's service proxy (as the admin: test-side checks). */
+async function flinkRest<T = any>(endpoint: string): Promise<T> {
+  return plane().client.get<T>(
+    `/api/v1/namespaces/${namespace}/services/${NAME}-rest:8081/proxy${endpoint}`,
+  );
+}
+
+describe('rendered clusters on the real node', () => {
+  it('session mode, TaskManagers as a StatefulSet with claims (Flink 2.2): READY through the service proxy', async () => {
+    await deploy({
+      taskManager: {
+        replicas: 2,
+        slots: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    });
+    const status = await ready();
+
+    expect(status.flink).toMatchObject({
+      reachable: true,
+      taskManagersRegistered: 2,
+      slotsTotal: 4,
+    });
+    expect(status.flink.version).toMatch(/^2\.2\./);
+    expect(condition(status, 'TaskManagersRegistered')).toMatchObject({
+      status: 'True',
+    });
+    expect(condition(status, 'VolumesBound')).toMatchObject({ status: 'True' });
+    expect(status.claims.map(c => [c.name, c.phase])).toEqual([
+      [`flink-data-${NAME}-taskmanager-0`, 'Bound'],
+      [`flink-data-${NAME}-taskmanager-1`, 'Bound'],
+    ]);
+    // Real containers on the real node, and the resource id each TaskManager registered with is its pod name.
+    for (const name of [`${NAME}-taskmanager-0`, `${NAME}-taskmanager-1`]) {
+      expect((await pod(name)).spec.nodeName).toBe(plane().realNode!.name);
+    }
+    const taskManagers = await flinkRest<{ taskmanagers: { id: string }[] }>(
+      '/taskmanagers',
+    );
+    expect(taskManagers.taskmanagers.map(tm => tm.id).sort()).toEqual([
+      `${NAME}-taskmanager-0`,
+      `${NAME}-taskmanager-1`,
+    ]);
+  });
+
+  it('session mode with HA and two JobManagers (Flink 1.20): the leader answers, the TaskManager registers', async () => {
+    const spec = await deploy({
+      flinkVersion: '1.20',
+      jobManager: { replicas: 2 },
+      highAvailability: { storageDir: 'file:///tmp/flink-ha' },
+      taskManager: {
+        replicas: 1,
+        slots: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    });
+    const status = await ready();
+
+    expect(status.flink).toMatchObject({
+      reachable: true,
+      taskManagersRegistered: 1,
+      slotsTotal: 2,
+    });
+    expect(status.flink.version).toMatch(/^1\.20\./);
+    expect(status.jobManager?.replicas).toMatchObject({ desired: 2, ready: 2 });
+    // Kubernetes HA elected a leader through its ConfigMap, under the cluster's own id.
+    const leader = await waitFor<KubeObject>(
+      'the HA leader ConfigMap',
+      async () =>
+        plane().client.find(
+          `/api/v1/namespaces/${namespace}/configmaps/${spec.name}-cluster-config-map`,
+        ),
+    );
+    expect(leader.metadata.labels).toMatchObject({
+      'configmap-type': 'high-availability',
+      app: spec.name,
+    });
+  });
+
+  it('TaskManagers as a Deployment with generic ephemeral volumes: READY, one ephemeral claim per pod', async () => {
+    await deploy({
+      taskManager: {
+        workload: 'Deployment',
+        replicas: 2,
+        volumeClaimTemplates: [{ name: 'scratch', storage: '1Gi' }],
+      },
+    });
+    const status = await ready();
+
+    expect(status.flink).toMatchObject({
+      reachable: true,
+      taskManagersRegistered: 2,
+      slotsTotal: 2,
+    });
+    const taskManagerClaims = status.claims.filter(
+      c => c.component === 'taskmanager',
+    );
+    expect(taskManagerClaims).toHaveLength(2);
+    expect(
+      taskManagerClaims.every(
+        c => c.phase === 'Bound' && c.retention === 'Ephemeral',
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('failures as the real kubelet reports them', () => {
+  it('a bad image tag: ERROR with ErrImagePull or ImagePullBackOff', async () => {
+    await deploy({
+      image: 'flink:0.0-does-not-exist',
+      taskManager: { replicas: 1 },
+    });
+    const status = await statusWhere(
+      'ERROR for the image',
+      s => s.jobManagerDeploymentStatus === 'ERROR',
+    );
+
+    expect(['ErrImagePull', 'ImagePullBackOff']).toContain(
+      status.errors[0]?.reason,
+    );
+    expect(status.errors[0]?.message).toMatch(/flink:0\.0-does-not-exist/);
+  });
+
+  it('a JobManager that exits: CrashLoopBackOff, with what the container said last', async () => {
+    // Application mode with a jar that is not in the image: the entrypoint cannot start the job.
+    await deploy({
+      mode: 'application',
+      job: {
+        jarURI: 'local:///opt/flink/usrlib/missing.jar',
+        entryClass: 'com.example.Missing',
+        parallelism: 1,
+      },
+      taskManager: { replicas: 1 },
+    });
+    const status = await statusWhere(
+      'CrashLoopBackOff',
+      s => s.errors.some(e => e.reason === 'CrashLoopBackOff'),
+      240_000,
+    );
+    const jobManager = status.pods.find(p => p.component === 'jobmanager');
+    expect(jobManager?.restarts).toBeGreaterThanOrEqual(1);
+    expect(
+      status.errors.find(e => e.reason === 'CrashLoopBackOff')?.message,
+    ).toMatch(/missing\.jar|exited|Error/i);
+  });
+
+  it('a TaskManager over its memory limit: OOMKilled', async () => {
+    // The JVM is told to commit a 2 GiB heap up front in a 1 GiB container.
+    await deploy({
+      taskManager: { replicas: 1 },
+      flinkConfiguration: {
+        'env.java.opts.taskmanager': '-Xms2g -Xmx2g -XX:+AlwaysPreTouch',
+      },
+    });
+    const status = await statusWhere(
+      'OOMKilled',
+      s => s.errors.some(e => e.reason === 'OOMKilled'),
+      180_000,
+    );
+    expect(status.errors.find(e => e.reason === 'OOMKilled')).toMatchObject({
+      component: 'taskmanager',
+    });
+  });
+
+  it('a claim that cannot bind: Pending, with the event that says why', async () => {
+    await deploy({
+      taskManager: {
+        replicas: 1,
+        volumeClaimTemplates: [
+          {
+            name: 'flink-data',
+            storage: '1Gi',
+            storageClassName: 'no-such-class',
+          },
+        ],
+      },
+    });
+    const status = await statusWhere(
+      'a Pending claim with its event',
+      s =>
+        condition(s, 'VolumesBound')?.status === 'False' &&
+        s.events.some(e =>
+          e.object.includes(`flink-data-${NAME}-taskmanager-0`),
+        ),
+    );
+    expect(status.claims).toEqual([
+      expect.objectContaining({
+        phase: 'Pending',
+        storageClass: 'no-such-class',
+      }),
+    ]);
+    expect(
+      status.events.find(e =>
+        e.object.includes(`flink-data-${NAME}-taskmanager-0`),
+      )?.message,
+    ).toMatch(/no-such-class/);
+  });
+});
