@@ -1,5 +1,10 @@
 import { stringify } from 'yaml';
-import { isFlink1, localRecoveryKeys } from '../spec/flinkVersions';
+import {
+  JAVA_17_MODULE_OPTIONS,
+  JAVA_DEFAULT_OPTIONS_KEY,
+  isFlink1,
+  localRecoveryKeys,
+} from '../spec/flinkVersions';
 import { toFlinkMemorySize } from '../spec/quantity';
 import type { ClusterSpec, FlinkVersion } from '../spec';
 import { PORTS, clusterObjectNames } from './names';
@@ -47,17 +52,39 @@ export function flinkConfiguration(spec: ClusterSpec): FlinkConfig {
     ...(spec.highAvailability && {
       'high-availability.type': 'kubernetes',
       'high-availability.storageDir': spec.highAvailability.storageDir,
+      // Flink keeps HA files under <storageDir>/<cluster-id>: without it every cluster sharing
+      // a storage dir writes under "default" and reads the others' job graphs and checkpoints.
+      'high-availability.cluster-id': spec.name,
       'kubernetes.cluster-id': spec.name,
       'kubernetes.namespace': spec.namespace,
     }),
+    ...(spec.mode === 'application' && applicationModeKeys(spec)),
     ...(spec.job?.parallelism !== undefined && {
       'parallelism.default': spec.job.parallelism,
     }),
+    // The renderer's ConfigMap replaces the image's default config file, and with it these.
+    [JAVA_DEFAULT_OPTIONS_KEY]: JAVA_17_MODULE_OPTIONS.join(' '),
   };
   const user = Object.keys(spec.flinkConfiguration)
     .sort()
     .map(key => [key, spec.flinkConfiguration[key]] as const);
   return { ...owned, ...Object.fromEntries(user) };
+}
+
+/**
+ * A JobManager in a Deployment or StatefulSet is restarted whatever its exit: by default an
+ * application cluster exits when its job ends, and the restart would run the job again (from
+ * the initial savepoint, or from scratch). Kept running, it reports the job's final state.
+ * Submitting a failed job on an error in main() needs the single-job mode Flink enforces only
+ * with HA; without HA Flink refuses the application when the key is set.
+ */
+function applicationModeKeys(spec: ClusterSpec): FlinkConfig {
+  return {
+    'execution.shutdown-on-application-finish': false,
+    ...(spec.highAvailability && {
+      'execution.submit-failed-job-on-application-error': true,
+    }),
+  };
 }
 
 /** The configuration file's text in the format the version reads. */

@@ -4,10 +4,18 @@ import type {
   V1PodTemplateSpec,
   V1Volume,
 } from '@kubernetes/client-node';
+import {
+  ENV_ENABLE_BUILT_IN_PLUGINS,
+  isOfficialImage,
+  requiredPlugins,
+  specUris,
+} from '../spec/fileSystems';
 import { configFileName } from '../spec/flinkVersions';
 import { ENV_POD_IP, ENV_POD_NAME } from '../spec/reserved';
 import type {
   ClusterSpec,
+  JobManagerSpec,
+  TaskManagerSpec,
   VolumeClaimTemplateSpec,
   WorkloadKind,
 } from '../spec';
@@ -46,6 +54,7 @@ const POD_STEPS: PodStep[] = [
   downwardApiEnv,
   claimVolumes,
   userJar,
+  fileSystemPlugins,
   serviceAccount,
   probes,
   podTemplateExtras,
@@ -79,6 +88,19 @@ function addVolumes(
   };
 }
 
+function addInitContainer(
+  pod: V1PodTemplateSpec,
+  container: V1Container,
+): V1PodTemplateSpec {
+  return {
+    ...pod,
+    spec: {
+      ...pod.spec!,
+      initContainers: [...(pod.spec!.initContainers ?? []), container],
+    },
+  };
+}
+
 function mainContainer(
   pod: V1PodTemplateSpec,
   ctx: PodContext,
@@ -109,11 +131,39 @@ function mainContainer(
   };
 }
 
+/**
+ * A Flink dynamic property as bin/jobmanager.sh, taskmanager.sh and standalone-job.sh take it:
+ * two tokens. jobmanager.sh reads a second argument other than exactly `-D` as a (legacy) host
+ * name, so a lone `-Dkey=value` would become the value of jobmanager.rpc.address.
+ */
+function dynamicProperty(key: string, value: string): string[] {
+  return ['-D', `${key}=${value}`];
+}
+
+/**
+ * A StatefulSet pod comes back under its own name, to its own claims: with the pod name as
+ * resource id it also finds its working dir there (`<dir>/jm_<id>`, `<dir>/tm_<id>`: local
+ * state, RocksDB files), instead of starting a fresh one next to the old one each restart.
+ */
+function keepsIdentityOnClaims(
+  component: JobManagerSpec | TaskManagerSpec,
+): boolean {
+  return (
+    component.workload === 'StatefulSet' &&
+    component.volumeClaimTemplates.length > 0
+  );
+}
+
 /** Dynamic properties carry what differs per pod; Kubernetes expands `$(VAR)` in args. */
 function jobManagerArgs(spec: ClusterSpec): string[] {
-  const perPod = spec.highAvailability
-    ? [`-Djobmanager.rpc.address=$(${ENV_POD_IP})`]
-    : [];
+  const perPod = [
+    ...(spec.highAvailability
+      ? dynamicProperty('jobmanager.rpc.address', `$(${ENV_POD_IP})`)
+      : []),
+    ...(keepsIdentityOnClaims(spec.jobManager)
+      ? dynamicProperty('jobmanager.resource-id', `$(${ENV_POD_NAME})`)
+      : []),
+  ];
   if (spec.mode === 'session' || !spec.job) {
     return ['jobmanager', ...perPod];
   }
@@ -134,8 +184,13 @@ function jobManagerArgs(spec: ClusterSpec): string[] {
 function taskManagerArgs(spec: ClusterSpec): string[] {
   // The pod name as resource id keeps a TaskManager's identity (and its local state
   // directory) across restarts of the same StatefulSet ordinal.
-  return spec.taskManager.localRecovery
-    ? ['taskmanager', `-Dtaskmanager.resource-id=$(${ENV_POD_NAME})`]
+  const stable =
+    spec.taskManager.localRecovery || keepsIdentityOnClaims(spec.taskManager);
+  return stable
+    ? [
+        'taskmanager',
+        ...dynamicProperty('taskmanager.resource-id', `$(${ENV_POD_NAME})`),
+      ]
     : ['taskmanager'];
 }
 
@@ -199,6 +254,58 @@ function downwardApiEnv(pod: V1PodTemplateSpec): V1PodTemplateSpec {
       ...(c.env ?? []),
     ],
   }));
+}
+
+/** Where Flink loads plugins from; a distribution keeps the built-in ones in OPT_PATH. */
+const PLUGINS_PATH = '/opt/flink/plugins';
+const OPT_PATH = '/opt/flink/opt';
+
+/**
+ * Puts the file-system plugins the spec's URIs need (`s3://`, `gs://`, …) where Flink loads
+ * them: an init container of the same image copies each jar from /opt/flink/opt into a volume
+ * mounted at /opt/flink/plugins/<plugin>. The image's own ENABLE_BUILT_IN_PLUGINS would need
+ * the exact jar name, with the patch version a tag such as `flink:2.1` does not tell. Not done
+ * for other images (they bring their plugins) nor when the spec enables plugins itself.
+ */
+function fileSystemPlugins(
+  pod: V1PodTemplateSpec,
+  { spec }: PodContext,
+): V1PodTemplateSpec {
+  const plugins = requiredPlugins(specUris(spec));
+  const enablesItself = spec.podTemplate.env.some(
+    v => v.name === ENV_ENABLE_BUILT_IN_PLUGINS,
+  );
+  if (plugins.length === 0 || !isOfficialImage(spec.image) || enablesItself) {
+    return pod;
+  }
+  const mounts = plugins.map(plugin => ({
+    name: `plugin-${plugin}`,
+    mountPath: `${PLUGINS_PATH}/${plugin}`,
+  }));
+  const [main] = pod.spec!.containers;
+  const copier: V1Container = {
+    name: 'enable-file-system-plugins',
+    image: spec.image,
+    imagePullPolicy: spec.imagePullPolicy,
+    // A missing jar fails the copy, so the pod stops here with the reason in its log.
+    command: ['sh', '-c'],
+    args: [
+      plugins
+        .map(p => `cp ${OPT_PATH}/${p}-*.jar ${PLUGINS_PATH}/${p}/`)
+        .join(' && '),
+    ],
+    // The main container's resources: the pod keeps its QoS class and needs nothing more.
+    resources: main.resources,
+    volumeMounts: mounts,
+  };
+  const withMounts = updateMain(pod, c => ({
+    ...c,
+    volumeMounts: [...(c.volumeMounts ?? []), ...mounts],
+  }));
+  return addVolumes(
+    addInitContainer(withMounts, copier),
+    mounts.map(m => ({ name: m.name, emptyDir: {} })),
+  );
 }
 
 export function claimSpec(
@@ -282,10 +389,9 @@ function userJar(
     ...c,
     volumeMounts: [...(c.volumeMounts ?? []), mount],
   }));
-  return addVolumes(
-    { ...withMount, spec: { ...withMount.spec!, initContainers: [fetcher] } },
-    [{ name: USRLIB_VOLUME, emptyDir: {} }],
-  );
+  return addVolumes(addInitContainer(withMount, fetcher), [
+    { name: USRLIB_VOLUME, emptyDir: {} },
+  ]);
 }
 
 /** Only Kubernetes HA talks to the API server; otherwise the pods get no token at all. */

@@ -10,9 +10,9 @@ import { clusterObjectNames, podServiceAccount } from './names';
 export type RbacObject = V1ServiceAccount | V1Role | V1RoleBinding;
 
 /**
- * Kubernetes HA needs the pods to elect a leader and keep HA metadata in ConfigMaps (and
- * leases): exactly those, in the cluster's namespace. Names are generated per job, so the rules
- * cannot be narrowed by resourceNames.
+ * Kubernetes HA needs the pods to elect a leader and keep HA metadata in ConfigMaps: exactly
+ * that, in the cluster's namespace. Flink's leader election locks on ConfigMaps, not Leases, so
+ * no lease rule. Names are generated per job, so the rule cannot be narrowed by resourceNames.
  */
 export function renderRbac(spec: ClusterSpec): RbacObject[] {
   if (!spec.highAvailability) return [];
@@ -33,10 +33,7 @@ export function renderRbac(spec: ClusterSpec): RbacObject[] {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
       metadata,
-      rules: [
-        { apiGroups: [''], resources: ['configmaps'], verbs },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs },
-      ],
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs }],
     },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',

@@ -211,7 +211,8 @@ describe('renderCluster', () => {
       const container = mainContainer(tm);
       expect(container.args).toEqual([
         'taskmanager',
-        '-Dtaskmanager.resource-id=$(POD_NAME)',
+        '-D',
+        'taskmanager.resource-id=$(POD_NAME)',
       ]);
       expect(container.env).toContainEqual({
         name: 'POD_NAME',
@@ -478,11 +479,10 @@ describe('renderCluster', () => {
       jobManager: { replicas: 2 },
     });
 
-    it('grants exactly configmaps and leases in the namespace to the pods', () => {
+    it('grants exactly configmaps in the namespace to the pods (leader election locks ConfigMaps, not Leases)', () => {
       const role = find<V1Role>(objects, 'Role', 'orders');
       expect(role.rules!.map(r => [r.apiGroups, r.resources])).toEqual([
         [[''], ['configmaps']],
-        [['coordination.k8s.io'], ['leases']],
       ]);
       const binding = find<V1RoleBinding>(objects, 'RoleBinding', 'orders');
       expect(binding.subjects).toEqual([
@@ -503,7 +503,8 @@ describe('renderCluster', () => {
       const jm = find<V1Deployment>(objects, 'Deployment', 'orders');
       expect(mainContainer(jm).args).toEqual([
         'jobmanager',
-        '-Djobmanager.rpc.address=$(POD_IP)',
+        '-D',
+        'jobmanager.rpc.address=$(POD_IP)',
       ]);
       expect(jm.spec!.replicas).toBe(2);
       expect(jm.spec!.strategy).toEqual({ type: 'RollingUpdate' });
@@ -511,6 +512,7 @@ describe('renderCluster', () => {
       expect(config).toMatchObject({
         'high-availability.type': 'kubernetes',
         'high-availability.storageDir': 's3://ha/orders',
+        'high-availability.cluster-id': 'orders',
         'kubernetes.cluster-id': 'orders',
         'kubernetes.namespace': 'streaming',
       });
@@ -668,4 +670,233 @@ describe('renderCluster', () => {
     );
     expect(fromYaml(text)).toEqual(JSON.parse(JSON.stringify(objects)));
   });
+});
+
+describe('what Flink itself reads from the rendered objects', () => {
+  const workloads = (objects: FlinkClusterObject[]) =>
+    objects.filter(
+      (o): o is V1StatefulSet | V1Deployment =>
+        o.kind === 'StatefulSet' || o.kind === 'Deployment',
+    );
+  const applicationJob = {
+    jarURI: 'local:///opt/flink/usrlib/job.jar',
+    entryClass: 'com.example.Job',
+  };
+
+  it('passes every dynamic property as two tokens, -D then key=value (jobmanager.sh takes a lone -Dkey=value for a host name)', () => {
+    const modes: Partial<ClusterSpecInput>[] = [
+      {},
+      { mode: 'application', job: applicationJob },
+    ];
+    for (const mode of modes) {
+      const objects = render({
+        ...mode,
+        highAvailability: { storageDir: 's3://ha/orders' },
+        jobManager: {
+          workload: 'StatefulSet',
+          volumeClaimTemplates: [jmVolume],
+        },
+        taskManager: { volumeClaimTemplates: [tmVolume] },
+      });
+      for (const workload of workloads(objects)) {
+        const args = mainContainer(workload).args!;
+        expect(args.filter(a => /^-D./.test(a))).toEqual([]);
+        const properties = args.flatMap((arg, i) =>
+          arg === '-D' ? [args[i + 1]] : [],
+        );
+        expect(properties.length).toBeGreaterThan(0);
+        for (const property of properties)
+          expect(property).toMatch(/^[a-z.-]+=\S+$/);
+      }
+    }
+  });
+
+  it('keeps an application JobManager running after its job ends, so a restart does not run the job again', () => {
+    const plain = flinkConfig(
+      render({ mode: 'application', job: applicationJob }),
+    );
+    expect(plain['execution.shutdown-on-application-finish']).toBe(false);
+    // Without HA, Flink refuses an application that sets the next key.
+    expect(plain).not.toHaveProperty(
+      'execution.submit-failed-job-on-application-error',
+    );
+    const withHa = flinkConfig(
+      render({
+        mode: 'application',
+        job: applicationJob,
+        highAvailability: { storageDir: 's3://ha/orders' },
+      }),
+    );
+    expect(withHa).toMatchObject({
+      'execution.shutdown-on-application-finish': false,
+      'execution.submit-failed-job-on-application-error': true,
+    });
+    expect(flinkConfig(render({}))).not.toHaveProperty(
+      'execution.shutdown-on-application-finish',
+    );
+  });
+
+  it('gives each HA cluster its own cluster id, so clusters sharing a storage dir never mix', () => {
+    expect(
+      flinkConfig(
+        render({
+          highAvailability: { storageDir: 's3://ha/shared' },
+        }),
+      )['high-availability.cluster-id'],
+    ).toBe('orders');
+  });
+
+  it('keeps the resource id of every StatefulSet pod with claims, so it reuses its working dir', () => {
+    const objects = render({
+      jobManager: { workload: 'StatefulSet', volumeClaimTemplates: [jmVolume] },
+      taskManager: { volumeClaimTemplates: [tmVolume], localRecovery: false },
+    });
+    const jm = find<V1StatefulSet>(objects, 'StatefulSet', 'orders');
+    expect(mainContainer(jm).args).toEqual([
+      'jobmanager',
+      '-D',
+      'jobmanager.resource-id=$(POD_NAME)',
+    ]);
+    const tm = find<V1StatefulSet>(
+      objects,
+      'StatefulSet',
+      'orders-taskmanager',
+    );
+    expect(mainContainer(tm).args).toEqual([
+      'taskmanager',
+      '-D',
+      'taskmanager.resource-id=$(POD_NAME)',
+    ]);
+    expect(flinkConfig(objects)).not.toHaveProperty(
+      'execution.state-recovery.from-local',
+    );
+    // A Deployment pod gets a new claim with a new name: a fresh identity is right.
+    const deployment = render({
+      taskManager: { workload: 'Deployment', volumeClaimTemplates: [tmVolume] },
+    });
+    expect(
+      mainContainer(
+        find<V1Deployment>(deployment, 'Deployment', 'orders-taskmanager'),
+      ).args,
+    ).toEqual(['taskmanager']);
+  });
+
+  it('copies the file-system plugins the URIs need into the plugins dir, on the official image', () => {
+    const objects = render({
+      highAvailability: { storageDir: 's3://ha/orders' },
+      flinkConfiguration: {
+        'execution.checkpointing.dir': 'gs://cp/orders',
+        'execution.checkpointing.savepoint-dir': 's3://sp/orders',
+      },
+    });
+    for (const workload of workloads(objects)) {
+      const pod = workload.spec!.template.spec!;
+      const copier = pod.initContainers!.find(
+        c => c.name === 'enable-file-system-plugins',
+      )!;
+      expect(copier.image).toBe('flink:2.1');
+      expect(copier.command).toEqual(['sh', '-c']);
+      expect(copier.args).toEqual([
+        'cp /opt/flink/opt/flink-gs-fs-hadoop-*.jar /opt/flink/plugins/flink-gs-fs-hadoop/ && cp /opt/flink/opt/flink-s3-fs-hadoop-*.jar /opt/flink/plugins/flink-s3-fs-hadoop/',
+      ]);
+      // Same resources as the main container: the pod stays Guaranteed.
+      expect(copier.resources).toEqual(mainContainer(workload).resources);
+      for (const plugin of ['flink-gs-fs-hadoop', 'flink-s3-fs-hadoop']) {
+        const mount = {
+          name: `plugin-${plugin}`,
+          mountPath: `/opt/flink/plugins/${plugin}`,
+        };
+        expect(copier.volumeMounts).toContainEqual(mount);
+        expect(mainContainer(workload).volumeMounts).toContainEqual(mount);
+        expect(pod.volumes).toContainEqual({
+          name: `plugin-${plugin}`,
+          emptyDir: {},
+        });
+      }
+    }
+  });
+
+  it('leaves plugins to an own image, to a spec that enables them itself, and to URIs that need none', () => {
+    const copiers = (objects: FlinkClusterObject[]) =>
+      workloads(objects).flatMap(w =>
+        (w.spec!.template.spec!.initContainers ?? []).filter(
+          c => c.name === 'enable-file-system-plugins',
+        ),
+      );
+    const checkpoints = {
+      flinkConfiguration: { 'execution.checkpointing.dir': 's3://cp/orders' },
+    };
+    expect(
+      copiers(
+        render({ image: 'registry.example.com/flink:2.1-s3', ...checkpoints }),
+      ),
+    ).toEqual([]);
+    expect(
+      copiers(
+        render({
+          ...checkpoints,
+          podTemplate: {
+            env: [
+              {
+                name: 'ENABLE_BUILT_IN_PLUGINS',
+                value: 'flink-s3-fs-hadoop-2.1.0.jar',
+              },
+            ],
+          },
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      copiers(
+        render({
+          flinkConfiguration: { 'execution.checkpointing.dir': 'hdfs://nn/cp' },
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps the jar fetcher next to the plugin copier in application mode', () => {
+    const jm = find<V1Deployment>(
+      render({
+        mode: 'application',
+        job: {
+          jarURI: 'https://repo.example.com/job-1.0.jar',
+          entryClass: 'com.example.Job',
+        },
+        highAvailability: { storageDir: 's3://ha/orders' },
+      }),
+      'Deployment',
+      'orders',
+    );
+    expect(jm.spec!.template.spec!.initContainers!.map(c => c.name)).toEqual([
+      'fetch-job-jar',
+      'enable-file-system-plugins',
+    ]);
+  });
+
+  it.each([
+    ['1.19', 'flink-conf.yaml'],
+    ['2.2', 'config.yaml'],
+  ] as const)(
+    'carries the Java 17 module options of the distribution config it replaces (Flink %s, %s), under the user JVM options',
+    (flinkVersion, _file) => {
+      const config = flinkConfig(
+        render({
+          flinkVersion,
+          flinkConfiguration: {
+            'env.java.opts.all': '-XX:+HeapDumpOnOutOfMemoryError',
+          },
+        }),
+      );
+      const defaults = String(config['env.java.default-opts.all']).split(' ');
+      expect(defaults).toContain('--add-opens=java.base/java.util=ALL-UNNAMED');
+      expect(defaults).toContain(
+        '--add-exports=java.base/sun.net.util=ALL-UNNAMED',
+      );
+      expect(defaults).toHaveLength(20);
+      expect(config['env.java.opts.all']).toBe(
+        '-XX:+HeapDumpOnOutOfMemoryError',
+      );
+    },
+  );
 });

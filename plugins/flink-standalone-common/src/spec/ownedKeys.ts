@@ -1,4 +1,8 @@
-import { ALL_LOCAL_RECOVERY_KEYS } from './flinkVersions';
+import {
+  ALL_LOCAL_RECOVERY_KEYS,
+  JAVA_DEFAULT_OPTIONS_KEY,
+  LOCAL_STATE_DIR_KEYS,
+} from './flinkVersions';
 
 /**
  * Flink configuration keys the renderer sets itself. A user value for one of them would either
@@ -15,7 +19,8 @@ export interface OwnedKey {
   ownedWhen?: OwnedWhen;
 }
 
-export type OwnedWhen = 'taskManagerVolumes' | 'jobParallelism';
+export type OwnedWhen =
+  'taskManagerVolumes' | 'jobParallelism' | 'applicationMode';
 
 const fixedPort = (port: number) => ({
   reason: `the port is fixed at ${port} because the rendered Services and probes use it`,
@@ -40,6 +45,11 @@ export const OWNED_KEYS: readonly OwnedKey[] = [
     key: 'taskmanager.resource-id',
     useInstead:
       'taskManager.localRecovery (the resource id is the pod name, so a restarted TaskManager finds its state)',
+  },
+  {
+    key: 'jobmanager.resource-id',
+    useInstead:
+      'jobManager.workload StatefulSet with volumeClaimTemplates (the resource id is the pod name, so a restarted JobManager reuses its working dir)',
   },
   { key: 'taskmanager.numberOfTaskSlots', useInstead: 'taskManager.slots' },
   {
@@ -70,6 +80,29 @@ export const OWNED_KEYS: readonly OwnedKey[] = [
     useInstead: 'taskManager.localRecovery',
     ownedWhen: 'taskManagerVolumes',
   })),
+  ...LOCAL_STATE_DIR_KEYS.map((key): OwnedKey => ({
+    key,
+    useInstead:
+      'taskManager.volumeClaimTemplates (local state stays in the working dir on the first claim, where a restarted TaskManager finds it)',
+    ownedWhen: 'taskManagerVolumes',
+  })),
+  {
+    key: 'execution.shutdown-on-application-finish',
+    reason:
+      'it is false in application mode, so that a JobManager Kubernetes restarts does not run a finished job again',
+    ownedWhen: 'applicationMode',
+  },
+  {
+    key: 'execution.submit-failed-job-on-application-error',
+    reason:
+      'with highAvailability it is true in application mode, so that a job whose main method failed is reported as FAILED instead of being retried by every restart',
+    ownedWhen: 'applicationMode',
+  },
+  {
+    key: JAVA_DEFAULT_OPTIONS_KEY,
+    useInstead:
+      'env.java.opts.all (it adds to the Java 17 module options the renderer puts here)',
+  },
   { key: 'high-availability', useInstead: 'highAvailability' },
   { key: 'high-availability.type', useInstead: 'highAvailability' },
   {

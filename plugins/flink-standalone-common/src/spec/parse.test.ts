@@ -521,6 +521,104 @@ describe('parseClusterSpec errors', () => {
       },
     );
 
+    it.each([
+      'taskmanager.state.local.root-dirs',
+      'execution.checkpointing.local-backup.dirs',
+    ])(
+      'rejects %s when TaskManager volumes are managed (local state would leave the claim)',
+      key => {
+        expectProblem(
+          {
+            ...minimal,
+            taskManager: withVolume,
+            flinkConfiguration: { [key]: '/tmp/local-state' },
+          },
+          `flinkConfiguration."${key}"`,
+          /set by the renderer; use taskManager.volumeClaimTemplates \(local state stays in the working dir on the first claim/,
+        );
+        expect(
+          validateClusterSpec({
+            ...minimal,
+            flinkConfiguration: { [key]: '/tmp/local-state' },
+          }).valid,
+        ).toBe(true);
+      },
+    );
+
+    it.each([
+      [
+        'execution.shutdown-on-application-finish',
+        /is false in application mode/,
+      ],
+      ['execution.submit-failed-job-on-application-error', /application mode/],
+    ])(
+      'rejects %s in application mode and allows it in a session',
+      (key, message) => {
+        const job = {
+          jarURI: 'local:///opt/flink/usrlib/job.jar',
+          entryClass: 'com.example.Job',
+        };
+        expectProblem(
+          {
+            ...minimal,
+            mode: 'application',
+            job,
+            flinkConfiguration: { [key]: true },
+          },
+          `flinkConfiguration."${key}"`,
+          message,
+        );
+        expect(
+          validateClusterSpec({
+            ...minimal,
+            flinkConfiguration: { [key]: true },
+          }).valid,
+        ).toBe(true);
+      },
+    );
+
+    it("keeps the Java 17 module options: env.java.default-opts.all is owned, env.java.opts.* are the user's", () => {
+      expectProblem(
+        {
+          ...minimal,
+          flinkConfiguration: { 'env.java.default-opts.all': '-Xss4m' },
+        },
+        'flinkConfiguration."env.java.default-opts.all"',
+        /use env.java.opts.all \(it adds to the Java 17 module options/,
+      );
+      expect(
+        validateClusterSpec({
+          ...minimal,
+          flinkConfiguration: {
+            'env.java.opts.all': '-Xss4m',
+            'env.java.opts.taskmanager': '-XX:+UseG1GC',
+          },
+        }).valid,
+      ).toBe(true);
+    });
+
+    it('rejects "#" in Flink 1.x values, which flink-conf.yaml would cut there, and allows it on 2.x', () => {
+      const spec = {
+        ...minimal,
+        flinkConfiguration: { 'pipeline.name': 'orders #1' },
+      };
+      expectProblem(
+        { ...spec, flinkVersion: '1.20' },
+        'flinkConfiguration."pipeline.name"',
+        /must not contain "#" on Flink 1.20: flink-conf.yaml is read line by line/,
+      );
+      expectProblem(
+        {
+          ...minimal,
+          flinkVersion: '1.19',
+          highAvailability: { storageDir: 'hdfs://nn/ha#1' },
+        },
+        'highAvailability.storageDir',
+        /must not contain "#"/,
+      );
+      expect(validateClusterSpec(spec).valid).toBe(true);
+    });
+
     it('rejects multi-line values and keys that are not Flink keys', () => {
       const problems = problemsOf({
         ...minimal,
@@ -562,6 +660,21 @@ describe('parseClusterSpec errors', () => {
         /downward API/,
       ],
       [
+        { env: [{ name: 'FLINK_PROPERTIES', value: 'a: b' }] },
+        'podTemplate.env[0].name',
+        /"FLINK_PROPERTIES" is read by the image's entrypoint, which writes it into the Flink configuration over the rendered file; use flinkConfiguration instead/,
+      ],
+      [
+        { env: [{ name: 'TASK_MANAGER_NUMBER_OF_TASK_SLOTS', value: '2' }] },
+        'podTemplate.env[0].name',
+        /use taskManager.slots instead/,
+      ],
+      [
+        { env: [{ name: 'JOB_MANAGER_RPC_ADDRESS', value: 'jm' }] },
+        'podTemplate.env[0].name',
+        /the renderer sets jobmanager.rpc.address/,
+      ],
+      [
         { env: [{ name: '1 bad', value: 'x' }] },
         'podTemplate.env[0].name',
         /environment variable name/,
@@ -601,6 +714,30 @@ describe('parseClusterSpec errors', () => {
         'rest.nodePort',
         /at least 30000/,
       );
+    });
+
+    it('asks a spec that enables built-in plugins itself to enable the ones its URIs need', () => {
+      const enabling = (value: string) => ({
+        env: [{ name: 'ENABLE_BUILT_IN_PLUGINS', value }],
+      });
+      expectProblem(
+        {
+          ...minimal,
+          flinkConfiguration: { 'execution.checkpointing.dir': 'gs://cp/x' },
+          podTemplate: enabling('flink-s3-fs-hadoop-2.1.0.jar'),
+        },
+        'podTemplate.env[0].value',
+        /does not enable flink-gs-fs-hadoop, which gs:\/\/ at flinkConfiguration.execution.checkpointing.dir needs: add flink-gs-fs-hadoop-<Flink version of the image>.jar/,
+      );
+      expect(
+        validateClusterSpec({
+          ...minimal,
+          highAvailability: { storageDir: 's3://ha/orders' },
+          podTemplate: enabling(
+            'flink-s3-fs-presto-2.1.0.jar;flink-s3-fs-hadoop-2.1.0.jar',
+          ),
+        }).valid,
+      ).toBe(true);
     });
 
     it('requires a durable storageDir for HA', () => {

@@ -22,3 +22,14 @@ export function isReservedLabel(key: string): boolean {
 export const ENV_POD_NAME = 'POD_NAME';
 export const ENV_POD_IP = 'POD_IP';
 export const RESERVED_ENV_NAMES = [ENV_POD_NAME, ENV_POD_IP];
+
+/**
+ * Variables the official image's entrypoint turns into Flink configuration at start, over the
+ * rendered file: each would fight the spec, and what to do instead.
+ */
+export const ENTRYPOINT_CONFIG_ENV: Readonly<Record<string, string>> = {
+  FLINK_PROPERTIES: 'use flinkConfiguration instead',
+  TASK_MANAGER_NUMBER_OF_TASK_SLOTS: 'use taskManager.slots instead',
+  JOB_MANAGER_RPC_ADDRESS:
+    'the renderer sets jobmanager.rpc.address (the JobManager Service, or the pod IP with highAvailability)',
+};

@@ -1,6 +1,18 @@
 import type { z } from 'zod';
+import {
+  ENV_ENABLE_BUILT_IN_PLUGINS,
+  enablesPlugin,
+  pluginForUri,
+  specUris,
+} from './fileSystems';
+import { FLINK_VERSIONS, FlinkVersion } from './flinkVersions';
+import { asArray, asRecord } from './guards';
 import { findOwnedKey, ownedKeyMessage, OwnedWhen } from './ownedKeys';
-import { RESERVED_ENV_NAMES, isReservedLabel } from './reserved';
+import {
+  ENTRYPOINT_CONFIG_ENV,
+  RESERVED_ENV_NAMES,
+  isReservedLabel,
+} from './reserved';
 
 /**
  * Rules that span fields. They run even when some fields failed their own checks (so a single
@@ -9,13 +21,6 @@ import { RESERVED_ENV_NAMES, isReservedLabel } from './reserved';
 
 type Ctx = z.RefinementCtx;
 type Path = (string | number)[];
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const asRecord = (value: unknown): Record<string, unknown> =>
-  isRecord(value) ? value : {};
-const asArray = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value : [];
 
 function problem(ctx: Ctx, path: Path, message: string) {
   ctx.addIssue({ code: 'custom', path, message });
@@ -29,7 +34,9 @@ export function checkSpecRules(input: unknown, ctx: Ctx): void {
   checkLocalRecovery(spec, ctx);
   checkVolumes(spec, ctx);
   checkFlinkConfiguration(spec, ctx);
+  checkFlink1ConfigValues(spec, ctx);
   checkPodTemplate(spec, ctx);
+  checkFileSystemPlugins(spec, ctx);
   checkRest(spec, ctx);
 }
 
@@ -149,10 +156,48 @@ function checkFlinkConfiguration(spec: Record<string, unknown>, ctx: Ctx) {
   if (asRecord(spec.job).parallelism !== undefined) {
     active.add('jobParallelism');
   }
+  if (spec.mode === 'application') {
+    active.add('applicationMode');
+  }
   for (const key of Object.keys(asRecord(spec.flinkConfiguration))) {
     const owned = findOwnedKey(key, active);
     if (owned) {
       problem(ctx, ['flinkConfiguration', key], ownedKeyMessage(owned));
+    }
+  }
+}
+
+/** The version a (possibly invalid) spec names, if it is a supported one. */
+function flinkVersionOf(
+  spec: Record<string, unknown>,
+): FlinkVersion | undefined {
+  return FLINK_VERSIONS.find(v => v === spec.flinkVersion);
+}
+
+/**
+ * Flink 1.x reads flink-conf.yaml line by line and drops everything from a "#" on as a comment,
+ * so a value with "#" would silently arrive cut short. (Emitting config.yaml for 1.19/1.20
+ * would avoid it, but changes how every other value is parsed; the 1.x file stays flat.)
+ */
+function checkFlink1ConfigValues(spec: Record<string, unknown>, ctx: Ctx) {
+  const version = flinkVersionOf(spec);
+  if (!version?.startsWith('1.')) return;
+  const values: [Path, unknown][] = [
+    [
+      ['highAvailability', 'storageDir'],
+      asRecord(spec.highAvailability).storageDir,
+    ],
+    ...Object.entries(asRecord(spec.flinkConfiguration)).map(
+      ([key, value]): [Path, unknown] => [['flinkConfiguration', key], value],
+    ),
+  ];
+  for (const [path, value] of values) {
+    if (typeof value === 'string' && value.includes('#')) {
+      problem(
+        ctx,
+        path,
+        `must not contain "#" on Flink ${version}: flink-conf.yaml is read line by line and cuts a value at "#" (a comment)`,
+      );
     }
   }
 }
@@ -181,7 +226,39 @@ function checkPodTemplate(spec: Record<string, unknown>, ctx: Ctx) {
           `"${variable.name}" is set by the renderer from the downward API`,
         );
       }
+      const instead =
+        typeof variable.name === 'string'
+          ? ENTRYPOINT_CONFIG_ENV[variable.name]
+          : undefined;
+      if (instead) {
+        problem(
+          ctx,
+          ['podTemplate', 'env', index, 'name'],
+          `"${variable.name}" is read by the image's entrypoint, which writes it into the Flink configuration over the rendered file; ${instead}`,
+        );
+      }
     });
+}
+
+/**
+ * An object-store URI needs its file-system plugin. On the official image the renderer copies
+ * it into place; a spec that enables built-in plugins itself must name the ones it uses.
+ */
+function checkFileSystemPlugins(spec: Record<string, unknown>, ctx: Ctx) {
+  const env = asArray(asRecord(spec.podTemplate).env).map(asRecord);
+  const index = env.findIndex(v => v.name === ENV_ENABLE_BUILT_IN_PLUGINS);
+  const enabled = env[index]?.value;
+  if (typeof enabled !== 'string') return;
+  for (const { path, uri } of specUris(spec)) {
+    const plugin = pluginForUri(uri);
+    if (plugin && !enablesPlugin(enabled, plugin)) {
+      problem(
+        ctx,
+        ['podTemplate', 'env', index, 'value'],
+        `does not enable ${plugin}, which ${uri.slice(0, uri.indexOf('://'))}:// at ${path.join('.')} needs: add ${plugin}-<Flink version of the image>.jar, or (on the official image) leave ${ENV_ENABLE_BUILT_IN_PLUGINS} out and let the renderer put the plugins in place`,
+      );
+    }
+  }
 }
 
 function checkRest(spec: Record<string, unknown>, ctx: Ctx) {
