@@ -96,18 +96,28 @@ export function applyReportOf(error: unknown): ApplyReport | undefined {
   return (error as { applyReport?: ApplyReport })?.applyReport;
 }
 
-export function sortForApply<T extends KubernetesObject>(objects: readonly T[]): T[] {
+export function sortForApply<T extends KubernetesObject>(
+  objects: readonly T[],
+): T[] {
   const rank = (o: T) => {
     const index = APPLY_ORDER.findIndex(kinds => kinds.includes(o.kind ?? ''));
     return index < 0 ? APPLY_ORDER.length : index;
   };
   // Stable: the renderer's order (JobManager before TaskManagers) survives within a kind.
-  return objects.map((o, i) => [o, i] as const).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([o]) => o);
+  return objects
+    .map((o, i) => [o, i] as const)
+    .sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1])
+    .map(([o]) => o);
 }
 
-async function readCurrent(cluster: FlinkKubernetesCluster, ref: ObjectRef): Promise<KubernetesObject | undefined> {
+async function readCurrent(
+  cluster: FlinkKubernetesCluster,
+  ref: ObjectRef,
+): Promise<KubernetesObject | undefined> {
   try {
-    return await cluster.http.json<KubernetesObject>({ path: resourcePath(ref.kind, ref.namespace, ref.name) });
+    return await cluster.http.json<KubernetesObject>({
+      path: resourcePath(ref.kind, ref.namespace, ref.name),
+    });
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
@@ -118,7 +128,12 @@ async function readCurrent(cluster: FlinkKubernetesCluster, ref: ObjectRef): Pro
 export function serverSideApply<T extends KubernetesObject>(
   cluster: FlinkKubernetesCluster,
   object: T,
-  options: { dryRun?: boolean; force?: boolean; fieldManager?: string; signal?: AbortSignal },
+  options: {
+    dryRun?: boolean;
+    force?: boolean;
+    fieldManager?: string;
+    signal?: AbortSignal;
+  },
 ): Promise<T> {
   const ref = refOf(object);
   return cluster.http.json<T>({
@@ -141,7 +156,8 @@ function conflictsOf(error: KubernetesApiError): FieldConflict[] {
     .filter(cause => cause.reason === 'FieldManagerConflict')
     .map(cause => ({
       field: cause.field ?? '',
-      manager: /conflict with "([^"]+)"/.exec(cause.message ?? '')?.[1] ?? 'unknown',
+      manager:
+        /conflict with "([^"]+)"/.exec(cause.message ?? '')?.[1] ?? 'unknown',
       message: cause.message ?? '',
     }));
 }
@@ -154,10 +170,18 @@ async function applyOne(
   try {
     return await serverSideApply(cluster, object, options);
   } catch (error) {
-    if (!(error instanceof KubernetesApiError) || error.statusCode !== 409 || options.force) throw error;
+    if (
+      !(error instanceof KubernetesApiError) ||
+      error.statusCode !== 409 ||
+      options.force
+    )
+      throw error;
     const conflicts = conflictsOf(error);
     // Fields our own scale requests own are ours to take back.
-    if (conflicts.length > 0 && conflicts.every(c => OUR_MANAGERS.includes(c.manager))) {
+    if (
+      conflicts.length > 0 &&
+      conflicts.every(c => OUR_MANAGERS.includes(c.manager))
+    ) {
       return serverSideApply(cluster, object, { ...options, force: true });
     }
     const ref = refOf(object);
@@ -170,7 +194,11 @@ async function applyOne(
   }
 }
 
-async function waitUntilGone(cluster: FlinkKubernetesCluster, ref: ObjectRef, signal?: AbortSignal) {
+async function waitUntilGone(
+  cluster: FlinkKubernetesCluster,
+  ref: ObjectRef,
+  signal?: AbortSignal,
+) {
   for (let attempt = 0; attempt < 600; attempt++) {
     signal?.throwIfAborted();
     if (!(await readCurrent(cluster, ref))) return;
@@ -180,11 +208,19 @@ async function waitUntilGone(cluster: FlinkKubernetesCluster, ref: ObjectRef, si
 }
 
 /** Deletes a StatefulSet but leaves its pods and claims, so the new one adopts them. */
-async function deleteOrphaning(cluster: FlinkKubernetesCluster, ref: ObjectRef, signal?: AbortSignal) {
+async function deleteOrphaning(
+  cluster: FlinkKubernetesCluster,
+  ref: ObjectRef,
+  signal?: AbortSignal,
+) {
   await cluster.http.json({
     method: 'DELETE',
     path: resourcePath(ref.kind, ref.namespace, ref.name),
-    body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Orphan' },
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Orphan',
+    },
     signal,
   });
   await waitUntilGone(cluster, ref, signal);
@@ -193,23 +229,40 @@ async function deleteOrphaning(cluster: FlinkKubernetesCluster, ref: ObjectRef, 
 function explainImmutable(ref: ObjectRef, changes: ImmutableChange[]): string {
   return `${describeRef(ref)}: ${changes.map(c => c.description).join('; ')}. Kubernetes does not allow changing ${changes
     .map(c => c.field)
-    .join(', ')} of an existing StatefulSet. Apply with recreate to delete the StatefulSet with orphan propagation and create it again: its pods keep running and every ordinal keeps its claim.`;
+    .join(
+      ', ',
+    )} of an existing StatefulSet. Apply with recreate to delete the StatefulSet with orphan propagation and create it again: its pods keep running and every ordinal keeps its claim.`;
 }
 
 /** Unchanged when the API server kept the resourceVersion: a no-op apply does not bump it. */
-function actionOf(current: KubernetesObject | undefined, resourceVersion?: string): ApplyAction {
+function actionOf(
+  current: KubernetesObject | undefined,
+  resourceVersion?: string,
+): ApplyAction {
   if (!current) return 'created';
-  return current.metadata?.resourceVersion === resourceVersion ? 'unchanged' : 'configured';
+  return current.metadata?.resourceVersion === resourceVersion
+    ? 'unchanged'
+    : 'configured';
 }
 
-function roleCreatedInThisDryRun(object: KubernetesObject, applied: AppliedObject[]): boolean {
+function roleCreatedInThisDryRun(
+  object: KubernetesObject,
+  applied: AppliedObject[],
+): boolean {
   if (object.kind !== 'RoleBinding') return false;
   const { roleRef } = object as V1RoleBinding;
-  return applied.some(o => o.kind === 'Role' && o.name === roleRef.name && o.action === 'created');
+  return applied.some(
+    o => o.kind === 'Role' && o.name === roleRef.name && o.action === 'created',
+  );
 }
 
 /** The error to throw for a failure, with the partial-failure report on it. */
-function failure(error: unknown, ref: ObjectRef, applied: AppliedObject[], rest: KubernetesObject[]): Error {
+function failure(
+  error: unknown,
+  ref: ObjectRef,
+  applied: AppliedObject[],
+  rest: KubernetesObject[],
+): Error {
   const report: ApplyReport = {
     applied: applied.map(describeRef),
     failed: { object: describeRef(ref), message: (error as Error).message },
@@ -217,15 +270,28 @@ function failure(error: unknown, ref: ObjectRef, applied: AppliedObject[], rest:
   };
   const summary = ` (applied: ${report.applied.join(', ') || 'none'}; not applied: ${report.notApplied.join(', ') || 'none'})`;
   let result: Error;
-  if (error instanceof ConflictError || error instanceof InputError || error instanceof NotAllowedError) {
+  if (
+    error instanceof ConflictError ||
+    error instanceof InputError ||
+    error instanceof NotAllowedError
+  ) {
     result = error;
     result.message += summary;
-  } else if (error instanceof KubernetesApiError && (error.statusCode === 422 || error.statusCode === 400)) {
-    result = new InputError(`${describeRef(ref)} was refused by the API server: ${error.message}${summary}`);
+  } else if (
+    error instanceof KubernetesApiError &&
+    (error.statusCode === 422 || error.statusCode === 400)
+  ) {
+    result = new InputError(
+      `${describeRef(ref)} was refused by the API server: ${error.message}${summary}`,
+    );
   } else if (error instanceof KubernetesApiError && error.statusCode === 403) {
-    result = new NotAllowedError(`${describeRef(ref)}: ${error.message}${summary}`);
+    result = new NotAllowedError(
+      `${describeRef(ref)}: ${error.message}${summary}`,
+    );
   } else {
-    result = new Error(`Applying ${describeRef(ref)} failed: ${(error as Error).message}${summary}`);
+    result = new Error(
+      `Applying ${describeRef(ref)} failed: ${(error as Error).message}${summary}`,
+    );
   }
   return Object.assign(result, { applyReport: report });
 }
@@ -254,13 +320,22 @@ export async function applyCluster(
       if (current && ref.kind === 'StatefulSet') {
         const changes = findImmutableChanges(current, object);
         if (changes.length > 0) {
-          if (!options.recreate) throw new ImmutableFieldError(explainImmutable(ref, changes), changes);
+          if (!options.recreate)
+            throw new ImmutableFieldError(
+              explainImmutable(ref, changes),
+              changes,
+            );
           progress({ type: 'recreating' });
-          if (!options.dryRun) await deleteOrphaning(cluster, ref, options.signal);
+          if (!options.dryRun)
+            await deleteOrphaning(cluster, ref, options.signal);
           action = 'recreated';
         }
       }
-      if (options.dryRun && !current && roleCreatedInThisDryRun(object, applied)) {
+      if (
+        options.dryRun &&
+        !current &&
+        roleCreatedInThisDryRun(object, applied)
+      ) {
         // The API server checks a new binding against its Role, which a dry run did not store.
         applied.push({
           ...ref,

@@ -15,9 +15,13 @@ export interface FlinkClusterRef {
   name: string;
 }
 
-export const clusterSelector = (name: string) => `app=${name},type=${TYPE_FLINK_STANDALONE}`;
+export const clusterSelector = (name: string) =>
+  `app=${name},type=${TYPE_FLINK_STANDALONE}`;
 
-async function readOptional<T>(cluster: FlinkKubernetesCluster, path: string): Promise<T | undefined> {
+async function readOptional<T>(
+  cluster: FlinkKubernetesCluster,
+  path: string,
+): Promise<T | undefined> {
   try {
     return await cluster.http.json<T>({ path });
   } catch (error) {
@@ -33,10 +37,15 @@ export async function findTaskManagerWorkload(
 ): Promise<KubernetesObject> {
   const workloadName = clusterObjectNames(name).taskManager;
   for (const kind of ['StatefulSet', 'Deployment']) {
-    const found = await readOptional<KubernetesObject>(cluster, resourcePath(kind, namespace, workloadName));
+    const found = await readOptional<KubernetesObject>(
+      cluster,
+      resourcePath(kind, namespace, workloadName),
+    );
     if (found) return { ...found, kind };
   }
-  throw new NotFoundError(`Flink cluster ${namespace}/${name} has no TaskManager workload (${workloadName})`);
+  throw new NotFoundError(
+    `Flink cluster ${namespace}/${name} has no TaskManager workload (${workloadName})`,
+  );
 }
 
 /**
@@ -48,21 +57,38 @@ export async function scaleTaskManagers(
   ref: FlinkClusterRef,
   replicas: number,
   options: { dryRun?: boolean } = {},
-): Promise<{ kind: string; name: string; previousReplicas: number; replicas: number }> {
+): Promise<{
+  kind: string;
+  name: string;
+  previousReplicas: number;
+  replicas: number;
+}> {
   if (!Number.isInteger(replicas) || replicas < 0 || replicas > 1000) {
-    throw new InputError(`replicas must be a whole number from 0 to 1000, not ${replicas}`);
+    throw new InputError(
+      `replicas must be a whole number from 0 to 1000, not ${replicas}`,
+    );
   }
   const workload = await findTaskManagerWorkload(cluster, ref);
   const path = `${resourcePath(workload.kind!, ref.namespace, workload.metadata!.name)}/scale`;
-  const before = await cluster.http.json<{ spec: { replicas?: number } }>({ path });
+  const before = await cluster.http.json<{ spec: { replicas?: number } }>({
+    path,
+  });
   await cluster.http.json({
     method: 'PATCH',
     path,
-    query: { fieldManager: SCALE_FIELD_MANAGER, dryRun: options.dryRun ? 'All' : undefined },
+    query: {
+      fieldManager: SCALE_FIELD_MANAGER,
+      dryRun: options.dryRun ? 'All' : undefined,
+    },
     contentType: 'application/merge-patch+json',
     body: { spec: { replicas } },
   });
-  return { kind: workload.kind!, name: workload.metadata!.name!, previousReplicas: before.spec.replicas ?? 0, replicas };
+  return {
+    kind: workload.kind!,
+    name: workload.metadata!.name!,
+    previousReplicas: before.spec.replicas ?? 0,
+    replicas,
+  };
 }
 
 /** Kinds a Flink cluster consists of, deleted workloads first so nothing restarts mid-way. */
@@ -92,7 +118,12 @@ export interface DeleteResult {
   claimsKept: string[];
 }
 
-async function listByLabel(cluster: FlinkKubernetesCluster, kind: string, namespace: string, name: string) {
+async function listByLabel(
+  cluster: FlinkKubernetesCluster,
+  kind: string,
+  namespace: string,
+  name: string,
+) {
   const list = await cluster.http.json<{ items: KubernetesObject[] }>({
     path: resourcePath(kind, namespace),
     query: { labelSelector: clusterSelector(name) },
@@ -125,19 +156,45 @@ export async function deleteCluster(
   options: DeleteOptions = {},
 ): Promise<DeleteResult> {
   const deleted: ObjectRef[] = [];
-  const claims = await listByLabel(cluster, 'PersistentVolumeClaim', ref.namespace, ref.name);
+  const claims = await listByLabel(
+    cluster,
+    'PersistentVolumeClaim',
+    ref.namespace,
+    ref.name,
+  );
   for (const kind of DELETE_ORDER) {
-    for (const object of await listByLabel(cluster, kind, ref.namespace, ref.name)) {
+    for (const object of await listByLabel(
+      cluster,
+      kind,
+      ref.namespace,
+      ref.name,
+    )) {
       const objectRef = refOf(object);
-      const claimsWouldGo = (object as V1StatefulSet).spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted === 'Delete';
-      if (kind === 'StatefulSet' && options.deleteClaims === false && claimsWouldGo) {
+      const claimsWouldGo =
+        (object as V1StatefulSet).spec?.persistentVolumeClaimRetentionPolicy
+          ?.whenDeleted === 'Delete';
+      if (
+        kind === 'StatefulSet' &&
+        options.deleteClaims === false &&
+        claimsWouldGo
+      ) {
         // Orphaning strips the StatefulSet's owner references from its claims (keeping them);
         // the pods, orphaned too, are deleted next.
         await deleteObject(cluster, objectRef, 'Orphan', options.dryRun);
-        for (const pod of await listByLabel(cluster, 'Pod', ref.namespace, ref.name)) {
+        for (const pod of await listByLabel(
+          cluster,
+          'Pod',
+          ref.namespace,
+          ref.name,
+        )) {
           const owner = pod.metadata?.ownerReferences?.[0];
           if (!owner || owner.uid === object.metadata?.uid) {
-            await deleteObject(cluster, refOf(pod), 'Background', options.dryRun);
+            await deleteObject(
+              cluster,
+              refOf(pod),
+              'Background',
+              options.dryRun,
+            );
           }
         }
       } else {
@@ -148,12 +205,17 @@ export async function deleteCluster(
   }
   const claimNames = claims.map(c => c.metadata!.name!);
   if (options.deleteClaims) {
-    for (const claim of claims) await deleteObject(cluster, refOf(claim), 'Background', options.dryRun);
+    for (const claim of claims)
+      await deleteObject(cluster, refOf(claim), 'Background', options.dryRun);
     return { deleted, claimsDeleted: claimNames, claimsKept: [] };
   }
-  if (options.deleteClaims === false) return { deleted, claimsDeleted: [], claimsKept: claimNames };
+  if (options.deleteClaims === false)
+    return { deleted, claimsDeleted: [], claimsKept: claimNames };
   // The retention policy decides: claims owned by a deleted StatefulSet go with it.
-  const owned = (claim: KubernetesObject) => claim.metadata?.ownerReferences?.some(o => o.kind === 'StatefulSet' || o.kind === 'Pod');
+  const owned = (claim: KubernetesObject) =>
+    claim.metadata?.ownerReferences?.some(
+      o => o.kind === 'StatefulSet' || o.kind === 'Pod',
+    );
   return {
     deleted,
     claimsDeleted: claims.filter(owned).map(c => c.metadata!.name!),
