@@ -3,10 +3,18 @@ import {
   parseClusterSpec,
   renderCluster,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import { createTestNamespace, useControlPlane, waitFor } from '@flink-standalone/testenv';
+import {
+  createTestNamespace,
+  useControlPlane,
+  waitFor,
+} from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
-import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
+import {
+  TEST_CLUSTER,
+  backendToken,
+  registryFor,
+} from '../__testUtils__/backendAccess';
 import {
   FieldConflictError,
   ImmutableFieldError,
@@ -34,7 +42,10 @@ function objectsFor(input: Partial<ClusterSpecInput> = {}) {
       name: 'orders',
       namespace,
       flinkVersion: '2.1',
-      taskManager: { replicas: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] },
+      taskManager: {
+        replicas: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
       ...input,
     }),
   ) as KubernetesObject[];
@@ -49,19 +60,32 @@ const path = (kind: string, name: string) =>
     PersistentVolumeClaim: `/api/v1/namespaces/${namespace}/persistentvolumeclaims/${name}`,
   })[kind]!;
 
-async function boundClaims(count: number, prefix = 'flink-data-orders-taskmanager') {
-  return waitFor(`${count} bound claims`, async () => {
-    const list = await plane().client.list(`/api/v1/namespaces/${namespace}/persistentvolumeclaims`);
-    const bound = list.items.filter(c => c.metadata.name!.startsWith(prefix) && c.status?.phase === 'Bound');
-    return bound.length === count ? bound : undefined;
-  }, { timeoutMs: 60_000 });
+async function boundClaims(
+  count: number,
+  prefix = 'flink-data-orders-taskmanager',
+) {
+  return waitFor(
+    `${count} bound claims`,
+    async () => {
+      const list = await plane().client.list(
+        `/api/v1/namespaces/${namespace}/persistentvolumeclaims`,
+      );
+      const bound = list.items.filter(
+        c => c.metadata.name!.startsWith(prefix) && c.status?.phase === 'Bound',
+      );
+      return bound.length === count ? bound : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
 }
 
 describe('applyCluster', () => {
   it('creates the objects in order, and a second apply changes no resourceVersion', async () => {
     const progress: string[] = [];
     const first = await applyCluster(cluster, objectsFor(), {
-      onProgress: p => p.type === 'applied' && progress.push(`${p.object.kind}/${p.object.name}:${p.action}`),
+      onProgress: p =>
+        p.type === 'applied' &&
+        progress.push(`${p.object.kind}/${p.object.name}:${p.action}`),
     });
     expect(progress).toEqual([
       'ConfigMap/flink-config-orders:created',
@@ -73,20 +97,46 @@ describe('applyCluster', () => {
     ]);
     expect(first.objects).toHaveLength(6);
     // The controllers write status (which bumps resourceVersion) until the pods settle.
-    await waitFor('workloads settled', async () => {
-      const sts = await plane().client.get(path('StatefulSet', 'orders-taskmanager'));
-      const deployment = await plane().client.get(path('Deployment', 'orders'));
-      return sts.status?.readyReplicas === 2 && deployment.status?.readyReplicas === 1 && deployment.status?.conditions?.length;
-    }, { timeoutMs: 60_000 });
+    await waitFor(
+      'workloads settled',
+      async () => {
+        const sts = await plane().client.get(
+          path('StatefulSet', 'orders-taskmanager'),
+        );
+        const deployment = await plane().client.get(
+          path('Deployment', 'orders'),
+        );
+        return (
+          sts.status?.readyReplicas === 2 &&
+          deployment.status?.readyReplicas === 1 &&
+          deployment.status?.conditions?.length
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
     await new Promise(r => setTimeout(r, 1000));
     const versions = async () =>
-      Promise.all(first.objects.map(async o => (await plane().client.get(path(o.kind, o.name))).metadata.resourceVersion));
+      Promise.all(
+        first.objects.map(
+          async o =>
+            (await plane().client.get(path(o.kind, o.name))).metadata
+              .resourceVersion,
+        ),
+      );
     const before = await versions();
     const second = await applyCluster(cluster, objectsFor());
-    expect(second.objects.map(o => o.action)).toEqual(Array(6).fill('unchanged'));
+    expect(second.objects.map(o => o.action)).toEqual(
+      Array(6).fill('unchanged'),
+    );
     expect(await versions()).toEqual(before);
-    const stored = await plane().client.get(path('StatefulSet', 'orders-taskmanager'));
-    expect((stored.metadata.managedFields as { manager: string }[]).map(m => m.manager)).toContain('flink-standalone');
+    const stored = await plane().client.get(
+      path('StatefulSet', 'orders-taskmanager'),
+    );
+    expect(
+      (stored.metadata.managedFields as { manager: string }[]).map(
+        m => m.manager,
+      ),
+    ).toContain('flink-standalone');
   });
 
   it('dry run validates on the server and creates nothing', async () => {
@@ -100,48 +150,94 @@ describe('applyCluster', () => {
 
   it('diff shows what would change, from a server-side dry run', async () => {
     await applyCluster(cluster, objectsFor());
-    const diff = await diffCluster(cluster, objectsFor({ taskManager: { replicas: 3, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] } }));
-    const tm = diff.find(d => d.name === 'orders-taskmanager' && d.kind === 'StatefulSet')!;
+    const diff = await diffCluster(
+      cluster,
+      objectsFor({
+        taskManager: {
+          replicas: 3,
+          volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+        },
+      }),
+    );
+    const tm = diff.find(
+      d => d.name === 'orders-taskmanager' && d.kind === 'StatefulSet',
+    )!;
     expect(tm.action).toBe('update');
-    expect(tm.changes).toEqual([{ path: 'spec.replicas', before: 2, after: 3 }]);
-    expect(diff.filter(d => d !== tm).every(d => d.action === 'unchanged')).toBe(true);
-    expect((await plane().client.get(path('StatefulSet', 'orders-taskmanager'))).spec.replicas).toBe(2);
+    expect(tm.changes).toEqual([
+      { path: 'spec.replicas', before: 2, after: 3 },
+    ]);
+    expect(
+      diff.filter(d => d !== tm).every(d => d.action === 'unchanged'),
+    ).toBe(true);
+    expect(
+      (await plane().client.get(path('StatefulSet', 'orders-taskmanager'))).spec
+        .replicas,
+    ).toBe(2);
   });
 
   it('reports a field owned by another manager as a conflict, and force takes it over', async () => {
     await applyCluster(cluster, objectsFor());
     await plane().client.apply(
       path('StatefulSet', 'orders-taskmanager'),
-      { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'orders-taskmanager', namespace }, spec: { replicas: 4 } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata: { name: 'orders-taskmanager', namespace },
+        spec: { replicas: 4 },
+      },
       { fieldManager: 'kubectl', force: true },
     );
-    const changed = objectsFor({ taskManager: { replicas: 3, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }] } });
+    const changed = objectsFor({
+      taskManager: {
+        replicas: 3,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    });
     const error = await applyCluster(cluster, changed).catch(e => e);
     expect(error).toBeInstanceOf(FieldConflictError);
     expect(error.name).toBe('ConflictError');
-    expect(error.conflicts).toEqual([expect.objectContaining({ field: '.spec.replicas', manager: 'kubectl' })]);
+    expect(error.conflicts).toEqual([
+      expect.objectContaining({ field: '.spec.replicas', manager: 'kubectl' }),
+    ]);
     expect(error.message).toMatch(/\.spec\.replicas \(kubectl\)/);
     await applyCluster(cluster, changed, { force: true });
-    expect((await plane().client.get(path('StatefulSet', 'orders-taskmanager'))).spec.replicas).toBe(3);
+    expect(
+      (await plane().client.get(path('StatefulSet', 'orders-taskmanager'))).spec
+        .replicas,
+    ).toBe(3);
   });
 
   it('catches a claim-template change before the API server refuses it, and recreate keeps every claim', async () => {
     await applyCluster(cluster, objectsFor());
     const before = await boundClaims(2);
-    const resized = objectsFor({ taskManager: { replicas: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '2Gi' }] } });
+    const resized = objectsFor({
+      taskManager: {
+        replicas: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '2Gi' }],
+      },
+    });
     const error = await applyCluster(cluster, resized).catch(e => e);
     expect(error).toBeInstanceOf(ImmutableFieldError);
     expect(error.message).toMatch(/claim templates change.*recreate/);
     expect(applyReportOf(error)?.notApplied).toEqual([]);
-    const stsBefore = await plane().client.get(path('StatefulSet', 'orders-taskmanager'));
+    const stsBefore = await plane().client.get(
+      path('StatefulSet', 'orders-taskmanager'),
+    );
 
     const result = await applyCluster(cluster, resized, { recreate: true });
-    expect(result.objects.find(o => o.kind === 'StatefulSet')!.action).toBe('recreated');
-    const stsAfter = await plane().client.get(path('StatefulSet', 'orders-taskmanager'));
+    expect(result.objects.find(o => o.kind === 'StatefulSet')!.action).toBe(
+      'recreated',
+    );
+    const stsAfter = await plane().client.get(
+      path('StatefulSet', 'orders-taskmanager'),
+    );
     expect(stsAfter.metadata.uid).not.toBe(stsBefore.metadata.uid);
-    expect(stsAfter.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('2Gi');
+    expect(
+      stsAfter.spec.volumeClaimTemplates[0].spec.resources.requests.storage,
+    ).toBe('2Gi');
     const after = await boundClaims(2);
-    const volumes = (claims: any[]) => claims.map(c => `${c.metadata.name}=${c.spec.volumeName}`).sort();
+    const volumes = (claims: any[]) =>
+      claims.map(c => `${c.metadata.name}=${c.spec.volumeName}`).sort();
     expect(volumes(after)).toEqual(volumes(before));
   });
 
@@ -149,18 +245,37 @@ describe('applyCluster', () => {
     const objects = objectsFor();
     // The API server refuses the 4th object in apply order (a port out of range).
     const broken = JSON.parse(JSON.stringify(objects));
-    const tmService = broken.find((o: any) => o.kind === 'Service' && o.metadata.name === 'orders-taskmanager');
+    const tmService = broken.find(
+      (o: any) =>
+        o.kind === 'Service' && o.metadata.name === 'orders-taskmanager',
+    );
     tmService.spec.ports[0].port = 700000;
     const error = await applyCluster(cluster, broken).catch(e => e);
     expect(error.name).toBe('InputError');
     expect(applyReportOf(error)).toEqual({
-      applied: ['ConfigMap/flink-config-orders', 'Service/orders', 'Service/orders-rest'],
-      failed: { object: 'Service/orders-taskmanager', message: expect.stringMatching(/700000|port/) },
+      applied: [
+        'ConfigMap/flink-config-orders',
+        'Service/orders',
+        'Service/orders-rest',
+      ],
+      failed: {
+        object: 'Service/orders-taskmanager',
+        message: expect.stringMatching(/700000|port/),
+      },
       notApplied: ['Deployment/orders', 'StatefulSet/orders-taskmanager'],
     });
-    expect(await plane().client.find(path('Deployment', 'orders'))).toBeUndefined();
+    expect(
+      await plane().client.find(path('Deployment', 'orders')),
+    ).toBeUndefined();
     const retry = await applyCluster(cluster, objects);
-    expect(retry.objects.map(o => o.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'created', 'created', 'created']);
+    expect(retry.objects.map(o => o.action)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'created',
+      'created',
+      'created',
+    ]);
   });
 });
 
@@ -168,58 +283,122 @@ describe('scaleTaskManagers and deleteCluster', () => {
   it.each([
     ['Delete', 0],
     ['Retain', 2],
-  ] as const)('scaling 3 → 1 with whenScaled %s leaves %d claims of ordinals 1 and 2', async (whenScaled, left) => {
-    await applyCluster(cluster, objectsFor({
-      taskManager: { replicas: 3, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }], pvcRetention: { whenScaled } },
-    }));
-    await boundClaims(3);
-    const result = await scaleTaskManagers(cluster, { namespace, name: 'orders' }, 1);
-    expect(result).toEqual({ kind: 'StatefulSet', name: 'orders-taskmanager', previousReplicas: 3, replicas: 1 });
-    await waitFor('scaled-away claims settled', async () => {
-      const names = (await plane().client.list(`/api/v1/namespaces/${namespace}/persistentvolumeclaims`)).items
-        .filter(c => !c.metadata.deletionTimestamp)
-        .map(c => c.metadata.name);
-      const extra = names.filter(n => /-(1|2)$/.test(n!));
-      return names.includes('flink-data-orders-taskmanager-0') && extra.length === left ? true : undefined;
-    }, { timeoutMs: 60_000 });
-    // A later apply of the spec takes replicas back from the scale manager without a conflict.
-    await applyCluster(cluster, objectsFor({
-      taskManager: { replicas: 2, volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }], pvcRetention: { whenScaled } },
-    }));
-    expect((await plane().client.get(path('StatefulSet', 'orders-taskmanager'))).spec.replicas).toBe(2);
-  });
+  ] as const)(
+    'scaling 3 → 1 with whenScaled %s leaves %d claims of ordinals 1 and 2',
+    async (whenScaled, left) => {
+      await applyCluster(
+        cluster,
+        objectsFor({
+          taskManager: {
+            replicas: 3,
+            volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+            pvcRetention: { whenScaled },
+          },
+        }),
+      );
+      await boundClaims(3);
+      const result = await scaleTaskManagers(
+        cluster,
+        { namespace, name: 'orders' },
+        1,
+      );
+      expect(result).toEqual({
+        kind: 'StatefulSet',
+        name: 'orders-taskmanager',
+        previousReplicas: 3,
+        replicas: 1,
+      });
+      await waitFor(
+        'scaled-away claims settled',
+        async () => {
+          const names = (
+            await plane().client.list(
+              `/api/v1/namespaces/${namespace}/persistentvolumeclaims`,
+            )
+          ).items
+            .filter(c => !c.metadata.deletionTimestamp)
+            .map(c => c.metadata.name);
+          const extra = names.filter(n => /-(1|2)$/.test(n!));
+          return names.includes('flink-data-orders-taskmanager-0') &&
+            extra.length === left
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      // A later apply of the spec takes replicas back from the scale manager without a conflict.
+      await applyCluster(
+        cluster,
+        objectsFor({
+          taskManager: {
+            replicas: 2,
+            volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+            pvcRetention: { whenScaled },
+          },
+        }),
+      );
+      expect(
+        (await plane().client.get(path('StatefulSet', 'orders-taskmanager')))
+          .spec.replicas,
+      ).toBe(2);
+    },
+  );
 
   it('refuses a replica count out of range', async () => {
-    await expect(scaleTaskManagers(cluster, { namespace, name: 'orders' }, -1)).rejects.toThrow(/0 to 1000/);
+    await expect(
+      scaleTaskManagers(cluster, { namespace, name: 'orders' }, -1),
+    ).rejects.toThrow(/0 to 1000/);
   });
 
   it.each([
     [true, 0],
     [false, 2],
-  ] as const)('deleteCluster with deleteClaims %s removes every object and leaves %d claims', async (deleteClaims, left) => {
-    await applyCluster(cluster, objectsFor({ highAvailability: { storageDir: 's3://ha/orders' } }));
-    await boundClaims(2);
-    const result = await deleteCluster(cluster, { namespace, name: 'orders' }, { deleteClaims });
-    expect(result.deleted.map(r => `${r.kind}/${r.name}`).sort()).toEqual(
-      [
-        'ConfigMap/flink-config-orders',
-        'Deployment/orders',
-        'Role/orders',
-        'RoleBinding/orders',
-        'Service/orders',
-        'Service/orders-rest',
-        'Service/orders-taskmanager',
-        'ServiceAccount/orders',
-        'StatefulSet/orders-taskmanager',
-      ].sort(),
-    );
-    await waitFor('cluster gone', async () => {
-      const pods = await plane().client.list(`/api/v1/namespaces/${namespace}/pods`);
-      const claims = (await plane().client.list(`/api/v1/namespaces/${namespace}/persistentvolumeclaims`)).items.filter(
-        c => !c.metadata.deletionTimestamp,
+  ] as const)(
+    'deleteCluster with deleteClaims %s removes every object and leaves %d claims',
+    async (deleteClaims, left) => {
+      await applyCluster(
+        cluster,
+        objectsFor({ highAvailability: { storageDir: 's3://ha/orders' } }),
       );
-      const sts = await plane().client.find(path('StatefulSet', 'orders-taskmanager'));
-      return pods.items.length === 0 && !sts && claims.length === left ? true : undefined;
-    }, { timeoutMs: 60_000 });
-  });
+      await boundClaims(2);
+      const result = await deleteCluster(
+        cluster,
+        { namespace, name: 'orders' },
+        { deleteClaims },
+      );
+      expect(result.deleted.map(r => `${r.kind}/${r.name}`).sort()).toEqual(
+        [
+          'ConfigMap/flink-config-orders',
+          'Deployment/orders',
+          'Role/orders',
+          'RoleBinding/orders',
+          'Service/orders',
+          'Service/orders-rest',
+          'Service/orders-taskmanager',
+          'ServiceAccount/orders',
+          'StatefulSet/orders-taskmanager',
+        ].sort(),
+      );
+      await waitFor(
+        'cluster gone',
+        async () => {
+          const pods = await plane().client.list(
+            `/api/v1/namespaces/${namespace}/pods`,
+          );
+          const claims = (
+            await plane().client.list(
+              `/api/v1/namespaces/${namespace}/persistentvolumeclaims`,
+            )
+          ).items.filter(c => !c.metadata.deletionTimestamp);
+          const sts = await plane().client.find(
+            path('StatefulSet', 'orders-taskmanager'),
+          );
+          return pods.items.length === 0 && !sts && claims.length === left
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+    },
+  );
 });
