@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  createTestNamespace,
+  createRealNodeNamespace,
   removeWorkDir,
   useControlPlane,
   waitFor,
@@ -13,7 +13,7 @@ import { ExampleApp, newWorkDir } from './exampleApp';
 /**
  * A developer creates a Flink cluster from the software template in the example app and watches
  * it on its entity page; all of it real: the backend and frontend as `npm start` runs them, the
- * control plane (pods on kwok nodes), Chromium.
+ * control plane, the cluster's pods running real Flink on the plane's real node, Chromium.
  */
 // Each run's screenshots of the card and the tab (git-ignored; the README shows a copy from docs/).
 // eslint-disable-next-line no-restricted-syntax
@@ -31,7 +31,7 @@ let workDir: string;
 const name = `e2e-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  namespace = await createTestNamespace(plane().client, 'e2e');
+  namespace = await createRealNodeNamespace(plane(), 'e2e');
   workDir = newWorkDir();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   app = await ExampleApp.create({
@@ -122,6 +122,11 @@ describe('the example app in a real browser', () => {
     await next(page);
     await next(page); // Flink: the defaults (2.2, session)
     await page.locator('#root_taskManagers').fill(String(TASK_MANAGERS));
+    // Small CPU requests: the real node has 2 cores for every test's pods.
+    for (const field of ['jobManagerCpu', 'taskManagerCpu']) {
+      await page.locator(`#root_${field}`).click();
+      await page.getByRole('option', { name: '0.25', exact: true }).click();
+    }
     await next(page);
     await next(page); // Storage and workloads: StatefulSet TaskManagers, a standard-10g claim each
     // Delivery: create it now, no repository (the example app registers the component itself).
@@ -135,7 +140,24 @@ describe('the example app in a real browser', () => {
     await link.click();
     await page.getByRole('heading', { name }).first().waitFor();
     entityUrl = page.url().replace(/\/$/, '');
-    await page.getByText('TaskManagers').first().waitFor();
+    // The card: READY, Flink's REST answers through the proxy, every TaskManager registered.
+    const facts = await eventually(
+      page,
+      'READY with registered TaskManagers on the card',
+      async () => {
+        const text = await page.locator('main').innerText();
+        return (
+          /READY/.test(text) &&
+          text.includes(
+            `${TASK_MANAGERS}/${TASK_MANAGERS} ready, ${TASK_MANAGERS} registered in Flink`,
+          ) &&
+          text
+        );
+      },
+      180_000,
+    );
+    expect(facts).toMatch(/REST API answers \(Flink 2\.2\./);
+    expect(facts).toContain(`${2 * TASK_MANAGERS}/${2 * TASK_MANAGERS} free`);
     await page.screenshot({
       path: path.join(SCREENSHOTS, 'entity-card.png'),
       fullPage: true,

@@ -243,6 +243,199 @@ describe('rendered clusters on the real node', () => {
   });
 });
 
+/** The example job of the `-examples` images: keyed counts with padding state, checkpointed. */
+const KEYED_COUNTER_JOB = {
+  jarURI: 'local:///opt/flink/usrlib/keyed-counter-job.jar',
+  entryClass: 'flinkstandalone.examples.KeyedCounterJob',
+  args: [
+    '--keys',
+    '64',
+    '--rate',
+    '200',
+    '--state-bytes',
+    '1024',
+    '--checkpoint-interval',
+    '2000',
+  ],
+  parallelism: 2,
+};
+
+interface JobVertex {
+  id: string;
+  status: string;
+}
+
+/** The one job of an application cluster, once every task of it runs. */
+async function runningJob(
+  what: string,
+): Promise<{ jid: string; vertices: JobVertex[] }> {
+  return waitFor(
+    what,
+    async () => {
+      const { jobs } = await flinkRest<{
+        jobs: { id: string; status: string }[];
+      }>('/jobs');
+      const job = jobs.find(j => j.status === 'RUNNING');
+      if (!job) return undefined;
+      const detail = await flinkRest<{ jid: string; vertices: JobVertex[] }>(
+        `/jobs/${job.id}`,
+      );
+      return detail.vertices.every(v => v.status === 'RUNNING')
+        ? detail
+        : undefined;
+    },
+    { timeoutMs: 180_000, intervalMs: 1000 },
+  ).catch(async error => {
+    throw new Error(
+      `${(error as Error).message}\n${await describeNamespace()}`,
+    );
+  });
+}
+
+async function checkpoints(jid: string) {
+  return flinkRest<{
+    counts: { completed: number; restored: number };
+    latest: { restored?: { id: number } | null };
+  }>(`/jobs/${jid}/checkpoints`);
+}
+
+async function logOf(podName: string): Promise<string> {
+  const { status, text } = await plane().client.raw(
+    'GET',
+    `/api/v1/namespaces/${namespace}/pods/${podName}/log`,
+  );
+  if (status !== 200) throw new Error(`logs of ${podName}: ${status} ${text}`);
+  return text;
+}
+
+/**
+ * What a restarted TaskManager logs when a subtask restores its keyed state: the HashMap backend
+ * names the state handle it reads; a local copy lives under the working dir's `localState/`.
+ */
+const restoreLines = (log: string) =>
+  log
+    .split('\n')
+    .filter(line => line.includes('Starting to restore from state handle'));
+const LOCAL_STATE_HANDLE = /\/localState\/aid_/;
+
+describe('local recovery on the real node', () => {
+  it('a deleted TaskManager comes back on its claim, as the same resource id, and restores from local state', async () => {
+    await deploy({
+      image: 'flink:2.2-examples',
+      mode: 'application',
+      job: KEYED_COUNTER_JOB,
+      // One slot per TaskManager: each subtask's local state is its slot's (see the README).
+      taskManager: {
+        replicas: 2,
+        slots: 1,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    });
+    await ready();
+    const { jid } = await runningJob('the job running');
+    await waitFor(
+      'two completed checkpoints',
+      async () => (await checkpoints(jid)).counts.completed >= 2,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 1000,
+      },
+    );
+    const victim = `${NAME}-taskmanager-1`;
+    const before = await pod(victim);
+    const claim = before.spec.volumes.find((v: any) => v.persistentVolumeClaim)
+      ?.persistentVolumeClaim.claimName;
+    expect(claim).toBe(`flink-data-${victim}`);
+
+    await plane().client.delete(
+      `/api/v1/namespaces/${namespace}/pods/${victim}`,
+    );
+    const after = await waitFor<KubeObject>(
+      'a new pod for ordinal 1',
+      async () => {
+        const p = await plane().client.find(
+          `/api/v1/namespaces/${namespace}/pods/${victim}`,
+        );
+        return p && p.metadata.uid !== before.metadata.uid ? p : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(
+      after.spec.volumes.find((v: any) => v.persistentVolumeClaim)
+        ?.persistentVolumeClaim.claimName,
+    ).toBe(claim);
+    await runningJob('the job running again after the TaskManager restart');
+    await waitFor(
+      'a restore from a checkpoint',
+      async () => (await checkpoints(jid)).latest.restored?.id,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 1000,
+      },
+    );
+    const taskManagers = await flinkRest<{ taskmanagers: { id: string }[] }>(
+      '/taskmanagers',
+    );
+    expect(taskManagers.taskmanagers.map(tm => tm.id)).toContain(victim);
+
+    // Flink's own account: the restarted TaskManager read its subtask's state from the claim.
+    const restored = restoreLines(await logOf(victim));
+    expect(restored.length).toBeGreaterThan(0);
+    expect(restored.every(line => LOCAL_STATE_HANDLE.test(line))).toBe(true);
+  });
+
+  it('the same failure with Deployment TaskManagers (ephemeral volumes) restores from the checkpoint, not locally', async () => {
+    await deploy({
+      image: 'flink:2.2-examples',
+      mode: 'application',
+      job: KEYED_COUNTER_JOB,
+      taskManager: {
+        workload: 'Deployment',
+        replicas: 2,
+        slots: 1,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    });
+    await ready();
+    const { jid } = await runningJob('the job running');
+    await waitFor(
+      'two completed checkpoints',
+      async () => (await checkpoints(jid)).counts.completed >= 2,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 1000,
+      },
+    );
+    const pods = await plane().client.list(
+      `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
+    );
+    const victim = pods.items[0].metadata.name!;
+    await plane().client.delete(
+      `/api/v1/namespaces/${namespace}/pods/${victim}`,
+    );
+    await waitFor(
+      'a restore from a checkpoint',
+      async () => (await checkpoints(jid)).latest.restored?.id,
+      {
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+      },
+    );
+    await runningJob('the job running again after the TaskManager restart');
+    // The replacement is a new pod (new name, new resource id, a new empty volume).
+    const now = await plane().client.list(
+      `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
+    );
+    const replacement = now.items.find(
+      p => !pods.items.some(old => old.metadata.name === p.metadata.name),
+    );
+    expect(replacement).toBeDefined();
+    const restored = restoreLines(await logOf(replacement!.metadata.name!));
+    expect(restored.length).toBeGreaterThan(0);
+    expect(restored.some(line => LOCAL_STATE_HANDLE.test(line))).toBe(false);
+  });
+});
+
 describe('failures as the real kubelet reports them', () => {
   it('a bad image tag: ERROR with ErrImagePull or ImagePullBackOff', async () => {
     await deploy({

@@ -55,7 +55,10 @@ const LOCK_FILE = '/run/flink-standalone-real-node.pid';
 export interface RealNodeOptions {
   /** Node name; default `real-node-0`. */
   name?: string;
-  /** Flink versions (major.minor) whose locally built images are imported; default 2.2 and 1.20. */
+  /**
+   * Flink versions (major.minor) whose locally built images are imported; default
+   * FLINK_STANDALONE_NODE_FLINK_VERSIONS (space-separated), else 2.2 and 1.20.
+   */
   flinkVersions?: string[];
 }
 
@@ -250,7 +253,12 @@ export async function startRealNode(
   checkRealNodePrerequisites();
   const kubelet = resolveBinary('kubelet');
   const name = options.name ?? 'real-node-0';
-  const versions = options.flinkVersions ?? DEFAULT_NODE_FLINK_VERSIONS;
+  const versions =
+    options.flinkVersions ??
+    process.env.FLINK_STANDALONE_NODE_FLINK_VERSIONS?.split(/\s+/).filter(
+      Boolean,
+    ) ??
+    DEFAULT_NODE_FLINK_VERSIONS;
   const releaseLock = takeLock();
   const layout = nodeLayout(plane.workDir);
   const network: HostNetwork = {
