@@ -174,6 +174,15 @@ describe('flink-standalone routes', () => {
     expect(badQuery.body.error.message).toMatch(
       /query\.deleteClaims: must be true or false/,
     );
+    const badHaQuery = await request(server)
+      .delete(
+        `${BASE}/entities/default/component/orders-analytics?deleteHighAvailabilityData=yes`,
+      )
+      .set('Authorization', as(OPERATOR));
+    expect(badHaQuery.status).toBe(400);
+    expect(badHaQuery.body.error.message).toMatch(
+      /query\.deleteHighAvailabilityData: must be true or false/,
+    );
   });
 
   it('answers 400 naming the annotation when the entity has none or a malformed one', async () => {

@@ -21,11 +21,17 @@ export interface ScaleResponse {
   replicas: number;
 }
 
-/** `DELETE /entities/:namespace/:kind/:name` query: `?deleteClaims=true|false`. */
+/**
+ * `DELETE /entities/:namespace/:kind/:name` query: `?deleteClaims=true|false` and
+ * `?deleteHighAvailabilityData=true|false` (default false: Flink's HA ConfigMaps are kept).
+ */
 export interface DeleteResponse {
   deleted: { kind: string; name: string }[];
   claimsDeleted: string[];
   claimsKept: string[];
+  /** The HA ConfigMaps Flink created for the cluster (Kubernetes HA only); absent from old backends. */
+  highAvailabilityConfigMapsDeleted?: string[];
+  highAvailabilityConfigMapsKept?: string[];
 }
 
 /** `GET /clusters` */

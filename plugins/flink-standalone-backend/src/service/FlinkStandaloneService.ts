@@ -148,7 +148,7 @@ export class FlinkStandaloneService {
 
   async delete(
     ref: EntityRefParts,
-    deleteClaims: boolean | undefined,
+    options: { deleteClaims?: boolean; deleteHighAvailabilityData?: boolean },
     credentials: BackstageCredentials,
   ): Promise<DeleteResponse> {
     const { location, cluster } = await this.authorizedEntity(
@@ -156,7 +156,7 @@ export class FlinkStandaloneService {
       flinkStandaloneDeletePermission,
       credentials,
     );
-    const result = await deleteCluster(cluster, location, { deleteClaims });
+    const result = await deleteCluster(cluster, location, options);
     this.options.logger.info(
       `Deleted Flink cluster ${location.namespace}/${location.name} on ${cluster.name} for ${stringifyEntityRef(ref)} (claims deleted: ${result.claimsDeleted.length}, kept: ${result.claimsKept.length})`,
     );
@@ -164,6 +164,9 @@ export class FlinkStandaloneService {
       deleted: result.deleted.map(({ kind, name }) => ({ kind, name })),
       claimsDeleted: result.claimsDeleted,
       claimsKept: result.claimsKept,
+      highAvailabilityConfigMapsDeleted:
+        result.highAvailabilityConfigMapsDeleted,
+      highAvailabilityConfigMapsKept: result.highAvailabilityConfigMapsKept,
     };
   }
 

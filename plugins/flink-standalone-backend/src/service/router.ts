@@ -41,11 +41,17 @@ const scaleBody = z.strictObject({
     .max(1000),
 });
 
+const queryFlag = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .optional();
+
 const deleteQuery = z.strictObject({
-  deleteClaims: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .optional(),
+  deleteClaims: queryFlag,
+  deleteHighAvailabilityData: queryFlag,
 });
+
+const asFlag = (value: 'true' | 'false' | undefined) =>
+  value === undefined ? undefined : value === 'true';
 
 const renderBody = z.strictObject({ spec: z.unknown() });
 
@@ -88,10 +94,14 @@ export function createRouter({
 
   router.delete('/entities/:namespace/:kind/:name', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
-    const { deleteClaims } = parse(deleteQuery, req.query, 'query');
-    const flag =
-      deleteClaims === undefined ? undefined : deleteClaims === 'true';
-    res.json(await service.delete(ref, flag, await httpAuth.credentials(req)));
+    const query = parse(deleteQuery, req.query, 'query');
+    const options = {
+      deleteClaims: asFlag(query.deleteClaims),
+      deleteHighAvailabilityData: asFlag(query.deleteHighAvailabilityData),
+    };
+    res.json(
+      await service.delete(ref, options, await httpAuth.credentials(req)),
+    );
   });
 
   // A preview for forms: the manifests of a spec, or every problem with it (not an error).

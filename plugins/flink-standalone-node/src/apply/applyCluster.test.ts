@@ -20,6 +20,7 @@ import {
   ImmutableFieldError,
   applyCluster,
   applyReportOf,
+  serverSideApply,
 } from './applyCluster';
 import { deleteCluster, scaleTaskManagers } from './clusterOperations';
 import { diffCluster } from './diff';
@@ -279,6 +280,119 @@ describe('applyCluster', () => {
   });
 });
 
+describe('StatefulSet fields the API server refuses to update', () => {
+  const taskManagers = (objects: KubernetesObject[]) =>
+    objects.find(
+      o =>
+        o.kind === 'StatefulSet' && o.metadata!.name === 'orders-taskmanager',
+    ) as any;
+
+  it.each([
+    [
+      'spec.podManagementPolicy',
+      (sts: any) => {
+        sts.spec.podManagementPolicy = 'OrderedReady';
+      },
+      (sts: any) => sts.spec.podManagementPolicy,
+      'OrderedReady',
+    ],
+    [
+      'spec.serviceName',
+      (sts: any) => {
+        sts.spec.serviceName = 'orders';
+      },
+      (sts: any) => sts.spec.serviceName,
+      'orders',
+    ],
+    [
+      'spec.selector',
+      (sts: any) => {
+        sts.spec.selector.matchLabels.generation = 'two';
+        sts.spec.template.metadata.labels.generation = 'two';
+      },
+      (sts: any) => sts.spec.selector.matchLabels.generation,
+      'two',
+    ],
+    [
+      'spec.volumeClaimTemplates',
+      (sts: any) => {
+        sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage =
+          '2Gi';
+      },
+      (sts: any) =>
+        sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage,
+      '2Gi',
+    ],
+  ])(
+    '%s: the API server refuses the update, the engine says so before it and recreate applies it',
+    async (field, change, read, wanted) => {
+      await applyCluster(cluster, objectsFor());
+      const changed = objectsFor();
+      change(taskManagers(changed));
+      // Kubernetes' own answer, so the engine's list cannot drift from it.
+      const refused = await serverSideApply(cluster, taskManagers(changed), {
+        dryRun: true,
+      }).catch(e => e);
+      expect(refused.statusCode).toBe(422);
+      // Per field since Kubernetes 1.36; one "Forbidden: updates to statefulset spec" before.
+      expect(refused.message).toMatch(
+        new RegExp(
+          `${field}: Invalid value: .*field is immutable|Forbidden: updates to statefulset spec`,
+        ),
+      );
+
+      const error = await applyCluster(cluster, changed).catch(e => e);
+      expect(error).toBeInstanceOf(ImmutableFieldError);
+      expect(error.changes.map((c: { field: string }) => c.field)).toEqual([
+        field,
+      ]);
+      expect(error.message).toMatch(/Apply with recreate/);
+
+      const result = await applyCluster(cluster, changed, { recreate: true });
+      expect(result.objects.find(o => o.kind === 'StatefulSet')!.action).toBe(
+        'recreated',
+      );
+      expect(
+        read(
+          await plane().client.get(path('StatefulSet', 'orders-taskmanager')),
+        ),
+      ).toBe(wanted);
+    },
+  );
+
+  it('updates the fields the API server allows in place', async () => {
+    await applyCluster(cluster, objectsFor());
+    const changed = objectsFor();
+    Object.assign(taskManagers(changed).spec, {
+      replicas: 3,
+      updateStrategy: { type: 'OnDelete' },
+      revisionHistoryLimit: 3,
+      minReadySeconds: 5,
+      persistentVolumeClaimRetentionPolicy: {
+        whenDeleted: 'Retain',
+        whenScaled: 'Retain',
+      },
+    });
+    const result = await applyCluster(cluster, changed);
+    const stored = await plane().client.get(
+      path('StatefulSet', 'orders-taskmanager'),
+    );
+    expect(stored.spec).toMatchObject({
+      replicas: 3,
+      updateStrategy: { type: 'OnDelete' },
+      revisionHistoryLimit: 3,
+      minReadySeconds: 5,
+      persistentVolumeClaimRetentionPolicy: {
+        whenDeleted: 'Retain',
+        whenScaled: 'Retain',
+      },
+    });
+    expect(result.objects.find(o => o.kind === 'StatefulSet')!.action).toBe(
+      'configured',
+    );
+  });
+});
+
 describe('scaleTaskManagers and deleteCluster', () => {
   it.each([
     ['Delete', 0],
@@ -401,4 +515,77 @@ describe('scaleTaskManagers and deleteCluster', () => {
       );
     },
   );
+
+  /** A ConfigMap as Flink's Kubernetes HA writes it: labelled by cluster id, no owner. */
+  const highAvailabilityConfigMap = (clusterId: string, name: string) =>
+    plane().client.create(`/api/v1/namespaces/${namespace}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name,
+        labels: {
+          app: clusterId,
+          'configmap-type': 'high-availability',
+          type: 'flink-native-kubernetes',
+        },
+      },
+      data: { address: 'pekko.tcp://flink@10.0.0.1:6123/user/rpc/dispatcher' },
+    });
+
+  /** Sorted, as the assertions compare sorted lists. */
+  const ourHighAvailabilityData = [
+    'orders-6b4a7e5d2c1f0a9b8c7d6e5f4a3b2c1d-config-map',
+    'orders-cluster-config-map',
+  ];
+
+  /** An HA cluster with the ConfigMaps its Flink would have written, and another cluster's. */
+  async function highAvailabilityClusterWithData() {
+    await applyCluster(
+      cluster,
+      objectsFor({ highAvailability: { storageDir: 's3://ha/orders' } }),
+    );
+    for (const name of ourHighAvailabilityData)
+      await highAvailabilityConfigMap('orders', name);
+    await highAvailabilityConfigMap('payments', 'payments-cluster-config-map');
+  }
+
+  const remainingHighAvailabilityData = async () =>
+    (
+      await plane().client.list(`/api/v1/namespaces/${namespace}/configmaps`)
+    ).items
+      .filter(c => c.metadata.labels?.['configmap-type'])
+      .map(c => c.metadata.name)
+      .sort();
+
+  it('deleteCluster keeps the HA ConfigMaps by default, so a cluster created again resumes its jobs', async () => {
+    await highAvailabilityClusterWithData();
+    const result = await deleteCluster(cluster, { namespace, name: 'orders' });
+    expect(result.highAvailabilityConfigMapsDeleted).toEqual([]);
+    expect(result.highAvailabilityConfigMapsKept.sort()).toEqual(
+      ourHighAvailabilityData,
+    );
+    expect(await remainingHighAvailabilityData()).toEqual(
+      [...ourHighAvailabilityData, 'payments-cluster-config-map'].sort(),
+    );
+  });
+
+  it("deleteCluster with deleteHighAvailabilityData deletes the cluster's HA ConfigMaps once its pods are gone, and no other", async () => {
+    await highAvailabilityClusterWithData();
+    const result = await deleteCluster(
+      cluster,
+      { namespace, name: 'orders' },
+      { deleteHighAvailabilityData: true },
+    );
+    expect(result.highAvailabilityConfigMapsDeleted.sort()).toEqual(
+      ourHighAvailabilityData,
+    );
+    expect(result.highAvailabilityConfigMapsKept).toEqual([]);
+    // A JobManager still shutting down would write its leader ConfigMap again.
+    expect(
+      (await plane().client.list(`/api/v1/namespaces/${namespace}/pods`)).items,
+    ).toEqual([]);
+    expect(await remainingHighAvailabilityData()).toEqual([
+      'payments-cluster-config-map',
+    ]);
+  });
 });

@@ -81,7 +81,7 @@ export class FieldConflictError extends ConflictError {
   }
 }
 
-/** A change Kubernetes refuses on an existing StatefulSet (claim templates, serviceName, selector). */
+/** A change Kubernetes refuses on an existing StatefulSet (any field but replicas, template, update strategy and the like). */
 export class ImmutableFieldError extends ConflictError {
   constructor(
     message: string,

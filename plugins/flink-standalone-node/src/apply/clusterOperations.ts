@@ -18,6 +18,14 @@ export interface FlinkClusterRef {
 export const clusterSelector = (name: string) =>
   `app=${name},type=${TYPE_FLINK_STANDALONE}`;
 
+/**
+ * The ConfigMaps Flink's Kubernetes HA keeps for a cluster (leader, job graphs, checkpoint
+ * pointers): Flink labels them with the cluster id, which is the cluster's name, and gives
+ * them no owner, so they outlive the cluster's other objects.
+ */
+export const highAvailabilitySelector = (name: string) =>
+  `app=${name},configmap-type=high-availability`;
+
 async function readOptional<T>(
   cluster: FlinkKubernetesCluster,
   path: string,
@@ -109,6 +117,12 @@ export interface DeleteOptions {
    * policy says Delete. Undefined: the StatefulSets' retention policy decides.
    */
   deleteClaims?: boolean;
+  /**
+   * true: also delete the HA ConfigMaps Flink created (once the pods are gone, so no
+   * JobManager writes them again). Default false: kept, so a cluster created again under the
+   * same name resumes its jobs from their latest checkpoints; deleting them is irreversible.
+   */
+  deleteHighAvailabilityData?: boolean;
   dryRun?: boolean;
 }
 
@@ -116,17 +130,19 @@ export interface DeleteResult {
   deleted: ObjectRef[];
   claimsDeleted: string[];
   claimsKept: string[];
+  highAvailabilityConfigMapsDeleted: string[];
+  highAvailabilityConfigMapsKept: string[];
 }
 
 async function listByLabel(
   cluster: FlinkKubernetesCluster,
   kind: string,
   namespace: string,
-  name: string,
+  labelSelector: string,
 ) {
   const list = await cluster.http.json<{ items: KubernetesObject[] }>({
     path: resourcePath(kind, namespace),
-    query: { labelSelector: clusterSelector(name) },
+    query: { labelSelector },
   });
   return list.items.map(item => ({ ...item, kind }));
 }
@@ -156,18 +172,19 @@ export async function deleteCluster(
   options: DeleteOptions = {},
 ): Promise<DeleteResult> {
   const deleted: ObjectRef[] = [];
+  const selector = clusterSelector(ref.name);
   const claims = await listByLabel(
     cluster,
     'PersistentVolumeClaim',
     ref.namespace,
-    ref.name,
+    selector,
   );
   for (const kind of DELETE_ORDER) {
     for (const object of await listByLabel(
       cluster,
       kind,
       ref.namespace,
-      ref.name,
+      selector,
     )) {
       const objectRef = refOf(object);
       const claimsWouldGo =
@@ -185,7 +202,7 @@ export async function deleteCluster(
           cluster,
           'Pod',
           ref.namespace,
-          ref.name,
+          selector,
         )) {
           const owner = pod.metadata?.ownerReferences?.[0];
           if (!owner || owner.uid === object.metadata?.uid) {
@@ -203,22 +220,93 @@ export async function deleteCluster(
       deleted.push(objectRef);
     }
   }
+  return {
+    deleted,
+    ...(await settleClaims(cluster, claims, options)),
+    ...(await settleHighAvailabilityData(cluster, ref, options)),
+  };
+}
+
+/** Deletes the claims when asked; otherwise reports what the retention policy does with them. */
+async function settleClaims(
+  cluster: FlinkKubernetesCluster,
+  claims: KubernetesObject[],
+  options: DeleteOptions,
+): Promise<Pick<DeleteResult, 'claimsDeleted' | 'claimsKept'>> {
   const claimNames = claims.map(c => c.metadata!.name!);
   if (options.deleteClaims) {
     for (const claim of claims)
       await deleteObject(cluster, refOf(claim), 'Background', options.dryRun);
-    return { deleted, claimsDeleted: claimNames, claimsKept: [] };
+    return { claimsDeleted: claimNames, claimsKept: [] };
   }
   if (options.deleteClaims === false)
-    return { deleted, claimsDeleted: [], claimsKept: claimNames };
+    return { claimsDeleted: [], claimsKept: claimNames };
   // The retention policy decides: claims owned by a deleted StatefulSet go with it.
   const owned = (claim: KubernetesObject) =>
     claim.metadata?.ownerReferences?.some(
       o => o.kind === 'StatefulSet' || o.kind === 'Pod',
     );
   return {
-    deleted,
     claimsDeleted: claims.filter(owned).map(c => c.metadata!.name!),
     claimsKept: claims.filter(c => !owned(c)).map(c => c.metadata!.name!),
+  };
+}
+
+/** How long a delete waits for the pods to go (their grace period and Flink's shutdown). */
+const PODS_GONE_TIMEOUT_MS = 120_000;
+
+async function waitForPodsGone(
+  cluster: FlinkKubernetesCluster,
+  ref: FlinkClusterRef,
+) {
+  const deadline = Date.now() + PODS_GONE_TIMEOUT_MS;
+  const selector = clusterSelector(ref.name);
+  while (
+    (await listByLabel(cluster, 'Pod', ref.namespace, selector)).length > 0
+  ) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `The pods of Flink cluster ${ref.namespace}/${ref.name} still exist ${PODS_GONE_TIMEOUT_MS / 1000} s after the delete, so its HA ConfigMaps were kept (a JobManager still running would write them again): delete again once the pods are gone`,
+      );
+    }
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * The HA ConfigMaps: reported as kept, or deleted when asked. Deleted only after the pods are
+ * gone, since a JobManager still shutting down renews its leader ConfigMap (creating it again).
+ */
+async function settleHighAvailabilityData(
+  cluster: FlinkKubernetesCluster,
+  ref: FlinkClusterRef,
+  options: DeleteOptions,
+): Promise<
+  Pick<
+    DeleteResult,
+    'highAvailabilityConfigMapsDeleted' | 'highAvailabilityConfigMapsKept'
+  >
+> {
+  const list = () =>
+    listByLabel(
+      cluster,
+      'ConfigMap',
+      ref.namespace,
+      highAvailabilitySelector(ref.name),
+    );
+  if (!options.deleteHighAvailabilityData) {
+    const kept = (await list()).map(c => c.metadata!.name!);
+    return {
+      highAvailabilityConfigMapsDeleted: [],
+      highAvailabilityConfigMapsKept: kept,
+    };
+  }
+  if (!options.dryRun) await waitForPodsGone(cluster, ref);
+  const configMaps = await list();
+  for (const configMap of configMaps)
+    await deleteObject(cluster, refOf(configMap), 'Background', options.dryRun);
+  return {
+    highAvailabilityConfigMapsDeleted: configMaps.map(c => c.metadata!.name!),
+    highAvailabilityConfigMapsKept: [],
   };
 }
