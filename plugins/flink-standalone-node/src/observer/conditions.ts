@@ -105,7 +105,16 @@ function taskManagersRegistered({ taskManager, flink }: ConditionInputs) {
       'the REST API did not report TaskManagers',
     );
   }
-  const desired = taskManager?.replicas.desired ?? 0;
+  // Until the TaskManager workload is seen, "0 of 0 registered" would read as healthy.
+  if (!taskManager) {
+    return condition(
+      type,
+      false,
+      'NoTaskManagerWorkload',
+      `${registered} TaskManagers registered, no TaskManager workload`,
+    );
+  }
+  const desired = taskManager.replicas.desired;
   const message = `${registered}/${desired} TaskManagers registered with the JobManager`;
   return registered >= desired
     ? condition(type, true, 'AllRegistered', message)

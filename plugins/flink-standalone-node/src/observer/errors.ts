@@ -1,4 +1,5 @@
 import type {
+  V1ContainerStateTerminated,
   CoreV1Event,
   V1ContainerStatus,
   V1Pod,
@@ -117,12 +118,36 @@ function containerError(
   }
   const waiting = status.state?.waiting;
   if (waiting?.reason && WAITING_ERRORS.has(waiting.reason)) {
+    const lastExit =
+      waiting.reason === 'CrashLoopBackOff'
+        ? describeExit(status.lastState?.terminated)
+        : '';
     return {
       reason: waiting.reason as ClusterErrorReason,
-      message: `${waiting.reason}: ${waiting.message ?? 'no message'}`,
+      message: `${waiting.reason}: ${waiting.message ?? 'no message'}${lastExit}`,
     };
   }
   return undefined;
+}
+
+/** Lines of a termination message kept in a status (the kubelet keeps up to 4 KiB). */
+const LAST_MESSAGE_LINES = 5;
+
+/**
+ * Why the container last stopped: exit code, reason and the end of its termination message (with
+ * the rendered `FallbackToLogsOnError` policy, the last lines of its log when it failed).
+ */
+function describeExit(
+  terminated: V1ContainerStateTerminated | undefined,
+): string {
+  if (!terminated) return '';
+  const lines = (terminated.message ?? '')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .slice(-LAST_MESSAGE_LINES);
+  const reason = terminated.reason ? ` (${terminated.reason})` : '';
+  return `; last exit: code ${terminated.exitCode}${reason}${lines.length ? `, last output:\n${lines.join('\n')}` : ''}`;
 }
 
 /**

@@ -251,7 +251,12 @@ describe('observeCluster: ERROR and its reasons', () => {
         pod: 'orders-taskmanager-1',
         container: 'flink-main-container',
         message:
-          'TaskManager pod orders-taskmanager-1, container flink-main-container: CrashLoopBackOff: back-off 5m0s restarting failed container=flink-main-container pod=orders-0_streaming',
+          'TaskManager pod orders-taskmanager-1, container flink-main-container: CrashLoopBackOff: back-off 5m0s restarting failed container=flink-main-container pod=orders-0_streaming; last exit: code 1 (Error), last output:\n' +
+          'Loading configuration from /opt/flink/conf.\n' +
+          'Shutting down.\n' +
+          'Could not start cluster entrypoint StandaloneApplicationClusterEntryPoint.\n' +
+          'Caused by: java.io.FileNotFoundException: /opt/flink/usrlib/missing.jar\n' +
+          'Terminating.',
       },
     },
     {

@@ -625,6 +625,16 @@ export const waitingFor =
                 terminated: {
                   exitCode: 1,
                   reason: 'Error',
+                  // What the kubelet keeps with FallbackToLogsOnError: the end of the log.
+                  message: [
+                    'Starting StandaloneApplicationClusterEntryPoint.',
+                    'Loading configuration from /opt/flink/conf.',
+                    'Shutting down.',
+                    'Could not start cluster entrypoint StandaloneApplicationClusterEntryPoint.',
+                    'Caused by: java.io.FileNotFoundException: /opt/flink/usrlib/missing.jar',
+                    'Terminating.',
+                    '',
+                  ].join('\n'),
                   startedAt: minutesAgo(3),
                   finishedAt: minutesAgo(2),
                 },
