@@ -69,7 +69,7 @@ const EXAMPLE_CLUSTERS: {
     placement: 'kwok',
     spec: {
       name: 'orders-session',
-      namespace: 'flink-scale',
+      namespace: 'streaming',
       component: 'orders-analytics',
       flinkVersion: '2.1',
       taskManager: {
@@ -82,7 +82,7 @@ const EXAMPLE_CLUSTERS: {
 ];
 
 /** The template's default namespace: clusters made from it run on the real node. */
-const TEMPLATE_NAMESPACES = ['streaming'];
+const TEMPLATE_NAMESPACES = ['flink-apps'];
 
 function userConfiguredCluster(): boolean {
   if (!existsSync(LOCAL_CONFIG)) return false;
