@@ -41,12 +41,20 @@ describe('entity annotations', () => {
   it('names every malformed annotation in one InputError', () => {
     let error: any;
     try {
-      getFlinkClusterLocation(entity({ ...complete, [ANNOTATION_FLINK_CLUSTER]: 'Orders!', [ANNOTATION_FLINK_NAMESPACE]: 'a_b' }));
+      getFlinkClusterLocation(
+        entity({
+          ...complete,
+          [ANNOTATION_FLINK_CLUSTER]: 'Orders!',
+          [ANNOTATION_FLINK_NAMESPACE]: 'a_b',
+        }),
+      );
     } catch (e) {
       error = e;
     }
     expect(error.name).toBe('InputError');
-    expect(error.message).toMatch(/cluster "Orders!" is not a Flink cluster name/);
+    expect(error.message).toMatch(
+      /cluster "Orders!" is not a Flink cluster name/,
+    );
     expect(error.message).toMatch(/namespace "a_b" is not a namespace/);
   });
 });

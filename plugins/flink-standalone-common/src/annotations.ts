@@ -5,10 +5,13 @@ import { MAX_NAME_LENGTH } from './spec/schema';
 
 /** The entity annotations that tie a catalog component to its Flink cluster. */
 export const ANNOTATION_FLINK_CLUSTER = 'flink-standalone.backstage.io/cluster';
-export const ANNOTATION_FLINK_NAMESPACE = 'flink-standalone.backstage.io/namespace';
-export const ANNOTATION_KUBERNETES_CLUSTER = 'flink-standalone.backstage.io/kubernetes-cluster';
+export const ANNOTATION_FLINK_NAMESPACE =
+  'flink-standalone.backstage.io/namespace';
+export const ANNOTATION_KUBERNETES_CLUSTER =
+  'flink-standalone.backstage.io/kubernetes-cluster';
 /** Optional: where people open the Flink UI (otherwise the backend's proxy link, if any). */
-export const ANNOTATION_FLINK_UI_URL = 'flink-standalone.backstage.io/flink-ui-url';
+export const ANNOTATION_FLINK_UI_URL =
+  'flink-standalone.backstage.io/flink-ui-url';
 
 export const FLINK_STANDALONE_ANNOTATIONS = [
   ANNOTATION_FLINK_CLUSTER,
@@ -38,15 +41,29 @@ export function getFlinkClusterLocation(entity: Entity): FlinkClusterLocation {
   const read = (key: string, rule: RegExp | undefined, what: string) => {
     const value = annotations[key];
     if (!value) problems.push(`${key} is missing`);
-    else if (rule && !rule.test(value)) problems.push(`${key} "${value}" is not ${what}`);
+    else if (rule && !rule.test(value))
+      problems.push(`${key} "${value}" is not ${what}`);
     return value ?? '';
   };
-  const name = read(ANNOTATION_FLINK_CLUSTER, DNS_1035_LABEL, 'a Flink cluster name (DNS-1035 label)');
-  if (name.length > MAX_NAME_LENGTH) problems.push(`${ANNOTATION_FLINK_CLUSTER} is longer than ${MAX_NAME_LENGTH} characters`);
-  const namespace = read(ANNOTATION_FLINK_NAMESPACE, DNS_1123_LABEL, 'a namespace (DNS-1123 label)');
+  const name = read(
+    ANNOTATION_FLINK_CLUSTER,
+    DNS_1035_LABEL,
+    'a Flink cluster name (DNS-1035 label)',
+  );
+  if (name.length > MAX_NAME_LENGTH)
+    problems.push(
+      `${ANNOTATION_FLINK_CLUSTER} is longer than ${MAX_NAME_LENGTH} characters`,
+    );
+  const namespace = read(
+    ANNOTATION_FLINK_NAMESPACE,
+    DNS_1123_LABEL,
+    'a namespace (DNS-1123 label)',
+  );
   const kubernetesCluster = read(ANNOTATION_KUBERNETES_CLUSTER, undefined, '');
   if (problems.length > 0) {
-    throw new InputError(`Entity ${entity.metadata.name} does not name a Flink cluster: ${problems.join('; ')}`);
+    throw new InputError(
+      `Entity ${entity.metadata.name} does not name a Flink cluster: ${problems.join('; ')}`,
+    );
   }
   return { kubernetesCluster, namespace, name };
 }

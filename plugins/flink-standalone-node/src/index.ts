@@ -5,8 +5,15 @@
  *
  * @packageDocumentation
  */
-export { ClusterRegistry, kubeConfigFromClusterEntry } from './cluster/ClusterRegistry';
-export type { ClusterInfo, FlinkKubernetesCluster, FlinkRestAccess } from './cluster/ClusterRegistry';
+export {
+  ClusterRegistry,
+  kubeConfigFromClusterEntry,
+} from './cluster/ClusterRegistry';
+export type {
+  ClusterInfo,
+  FlinkKubernetesCluster,
+  FlinkRestAccess,
+} from './cluster/ClusterRegistry';
 export { KubeHttp } from './kube/KubeHttp';
 export type { KubeRequest } from './kube/KubeHttp';
 export { KubernetesApiError } from './kube/errors';
@@ -40,13 +47,32 @@ export {
   findTaskManagerWorkload,
   scaleTaskManagers,
 } from './apply/clusterOperations';
-export type { DeleteOptions, DeleteResult, FlinkClusterRef } from './apply/clusterOperations';
-export { waitForReady, isReadyAsSimulated, progressSummary, ClusterNotReadyError } from './apply/waitForReady';
+export type {
+  DeleteOptions,
+  DeleteResult,
+  FlinkClusterRef,
+} from './apply/clusterOperations';
+export {
+  waitForReady,
+  isReadyAsSimulated,
+  progressSummary,
+  ClusterNotReadyError,
+} from './apply/waitForReady';
 export type { WaitOptions, WaitProgress } from './apply/waitForReady';
 export { ClusterWatchCache } from './watch/ClusterWatchCache';
-export type { SnapshotSources, WatchCacheOptions } from './watch/ClusterWatchCache';
+export type {
+  SnapshotSources,
+  WatchCacheOptions,
+} from './watch/ClusterWatchCache';
 export { FlinkRestClient, directBaseUrl } from './rest/FlinkRestClient';
 export { FlinkObserver } from './service/FlinkObserver';
-export type { FlinkObserverOptions, ObservedClusterRef } from './service/FlinkObserver';
+export type {
+  FlinkObserverOptions,
+  ObservedClusterRef,
+} from './service/FlinkObserver';
 export { observeCluster } from './observer/observeCluster';
-export type { ClusterSnapshot, FlinkRestObservation, ObserveOptions } from './observer/types';
+export type {
+  ClusterSnapshot,
+  FlinkRestObservation,
+  ObserveOptions,
+} from './observer/types';

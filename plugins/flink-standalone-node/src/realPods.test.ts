@@ -454,7 +454,7 @@ describe('failures as the real kubelet reports them', () => {
   });
 
   it('a JobManager that exits: CrashLoopBackOff, with what the container said last', async () => {
-    // Application mode with a jar that is not in the image: the entrypoint cannot start the job.
+    // Application mode with a jar that is not in the image: the job's class cannot be loaded.
     await deploy({
       mode: 'application',
       job: {
@@ -471,9 +471,12 @@ describe('failures as the real kubelet reports them', () => {
     );
     const jobManager = status.pods.find(p => p.component === 'jobmanager');
     expect(jobManager?.restarts).toBeGreaterThanOrEqual(1);
-    expect(
-      status.errors.find(e => e.reason === 'CrashLoopBackOff')?.message,
-    ).toMatch(/missing\.jar|exited|Error/i);
+    // The container's last words (its log's end, kept by FallbackToLogsOnError) say why.
+    const message = status.errors.find(
+      e => e.reason === 'CrashLoopBackOff',
+    )?.message;
+    expect(message).toMatch(/last exit: code [1-9]/);
+    expect(message).toMatch(/ClassNotFoundException: com\.example\.Missing/);
   });
 
   it('a TaskManager over its memory limit: OOMKilled', async () => {

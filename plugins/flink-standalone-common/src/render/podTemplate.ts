@@ -121,6 +121,9 @@ function mainContainer(
     args:
       component === 'jobmanager' ? jobManagerArgs(spec) : taskManagerArgs(spec),
     ports,
+    // Flink writes no termination message: when the process fails, the kubelet keeps the end
+    // of its log instead, so a CrashLoopBackOff can say why (the observer shows it).
+    terminationMessagePolicy: 'FallbackToLogsOnError',
   };
   return {
     metadata: {

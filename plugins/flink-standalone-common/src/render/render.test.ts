@@ -565,6 +565,11 @@ describe('renderCluster', () => {
       requests: { cpu: '2', memory: '4Gi' },
       limits: { cpu: '2', memory: '4Gi' },
     });
+    // A failing Flink process leaves the end of its log as the termination message.
+    expect([jm, tm].map(c => c.terminationMessagePolicy)).toEqual([
+      'FallbackToLogsOnError',
+      'FallbackToLogsOnError',
+    ]);
     const rest = find<V1Service>(objects, 'Service', 'orders-rest');
     expect(rest.spec).toMatchObject({
       type: 'NodePort',

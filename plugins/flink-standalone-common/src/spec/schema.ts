@@ -172,11 +172,9 @@ const podDisruptionBudgetSchema = z.strictObject({
   maxUnavailable: z.union(
     [
       int(0, 1000),
-      z
-        .string()
-        .regex(/^\d{1,3}%$/, {
-          error: 'must be a count or a percentage such as "10%"',
-        }),
+      z.string().regex(/^\d{1,3}%$/, {
+        error: 'must be a count or a percentage such as "10%"',
+      }),
     ],
     { error: 'must be a count or a percentage such as "10%"' },
   ),
@@ -251,18 +249,14 @@ const FLINK_KEY = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 
 const flinkConfigurationSchema = z
   .record(
-    z
-      .string()
-      .regex(FLINK_KEY, {
-        error: 'must be a Flink configuration key such as state.backend.type',
-      }),
+    z.string().regex(FLINK_KEY, {
+      error: 'must be a Flink configuration key such as state.backend.type',
+    }),
     z.union(
       [
-        z
-          .string()
-          .regex(/^[^\n\r]*$/, {
-            error: 'must be a single line (flink-conf.yaml is line-based)',
-          }),
+        z.string().regex(/^[^\n\r]*$/, {
+          error: 'must be a single line (flink-conf.yaml is line-based)',
+        }),
         z.number(),
         z.boolean(),
       ],
@@ -305,11 +299,9 @@ const podTemplateSchema = z
     env: z
       .array(
         z.strictObject({
-          name: z
-            .string()
-            .regex(ENV_VAR_NAME, {
-              error: 'must be an environment variable name',
-            }),
+          name: z.string().regex(ENV_VAR_NAME, {
+            error: 'must be an environment variable name',
+          }),
           value: z.string(),
         }),
       )

@@ -2,11 +2,18 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigReader } from '@backstage/config';
 import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
-import { RbacManifestObject, SharedControlPlane, serviceAccountToken } from '@flink-standalone/testenv';
+import {
+  RbacManifestObject,
+  SharedControlPlane,
+  serviceAccountToken,
+} from '@flink-standalone/testenv';
 import { ClusterRegistry } from '../cluster/ClusterRegistry';
 
 /** The repository's least-privilege RBAC for the backend (examples/rbac). */
-const RBAC_FILE = resolve(__dirname, '../../../../examples/rbac/flink-standalone-backend.yaml');
+const RBAC_FILE = resolve(
+  __dirname,
+  '../../../../examples/rbac/flink-standalone-backend.yaml',
+);
 
 export const TEST_CLUSTER = 'local';
 
@@ -15,7 +22,11 @@ export const TEST_CLUSTER = 'local';
  * target cluster: a verb missing there fails the tests that need it.
  */
 export function backendToken(plane: SharedControlPlane): Promise<string> {
-  return serviceAccountToken(plane, fromYaml(readFileSync(RBAC_FILE, 'utf8')) as RbacManifestObject[], 'backstage');
+  return serviceAccountToken(
+    plane,
+    fromYaml(readFileSync(RBAC_FILE, 'utf8')) as RbacManifestObject[],
+    'backstage',
+  );
 }
 
 /** A registry built from config, as the backend builds it: the Kubernetes plugin's cluster entry. */
@@ -31,12 +42,20 @@ export function registryFor(
           {
             type: 'config',
             clusters: [
-              { name: TEST_CLUSTER, url: plane.server, authProvider: 'serviceAccount', serviceAccountToken: token, caData: plane.admin.ca },
+              {
+                name: TEST_CLUSTER,
+                url: plane.server,
+                authProvider: 'serviceAccount',
+                serviceAccountToken: token,
+                caData: plane.admin.ca,
+              },
             ],
           },
         ],
       },
-      flinkStandalone: { clusters: [{ name: TEST_CLUSTER, ...flinkStandalone }] },
+      flinkStandalone: {
+        clusters: [{ name: TEST_CLUSTER, ...flinkStandalone }],
+      },
     }),
   );
 }

@@ -17,11 +17,20 @@ export interface ObjectDiff extends ObjectRef {
 }
 
 /** Server-maintained parts of an object: never a difference a user caused. */
-function comparable(object: KubernetesObject | undefined): Record<string, unknown> {
+function comparable(
+  object: KubernetesObject | undefined,
+): Record<string, unknown> {
   if (!object) return {};
-  const { metadata = {}, ...rest } = object as KubernetesObject & { status?: unknown };
+  const { metadata = {}, ...rest } = object as KubernetesObject & {
+    status?: unknown;
+  };
   const { labels, annotations } = metadata;
-  const { status: _status, apiVersion: _apiVersion, kind: _kind, ...body } = rest as Record<string, unknown>;
+  const {
+    status: _status,
+    apiVersion: _apiVersion,
+    kind: _kind,
+    ...body
+  } = rest as Record<string, unknown>;
   return { metadata: { labels, annotations }, ...body };
 }
 
@@ -32,16 +41,30 @@ function formatPath(path: string, key: string | number): string {
 }
 
 /** Leaf-level differences between two JSON values. */
-export function jsonDiff(before: unknown, after: unknown, path = ''): FieldChange[] {
+export function jsonDiff(
+  before: unknown,
+  after: unknown,
+  path = '',
+): FieldChange[] {
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
   const bothObjects =
-    typeof before === 'object' && before !== null && typeof after === 'object' && after !== null &&
+    typeof before === 'object' &&
+    before !== null &&
+    typeof after === 'object' &&
+    after !== null &&
     Array.isArray(before) === Array.isArray(after);
   if (!bothObjects) return [{ path: path || '(object)', before, after }];
-  const keys = new Set([...Object.keys(before as object), ...Object.keys(after as object)]);
+  const keys = new Set([
+    ...Object.keys(before as object),
+    ...Object.keys(after as object),
+  ]);
   return [...keys].flatMap(key => {
     const segment = Array.isArray(before) ? Number(key) : key;
-    return jsonDiff((before as any)[key], (after as any)[key], formatPath(path, segment));
+    return jsonDiff(
+      (before as any)[key],
+      (after as any)[key],
+      formatPath(path, segment),
+    );
   });
 }
 
@@ -58,11 +81,16 @@ export async function diffCluster(
     const ref = refOf(object);
     let current: KubernetesObject | undefined;
     try {
-      current = await cluster.http.json<KubernetesObject>({ path: resourcePath(ref.kind, ref.namespace, ref.name) });
+      current = await cluster.http.json<KubernetesObject>({
+        path: resourcePath(ref.kind, ref.namespace, ref.name),
+      });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    const wouldBe = await serverSideApply(cluster, object, { dryRun: true, force: true });
+    const wouldBe = await serverSideApply(cluster, object, {
+      dryRun: true,
+      force: true,
+    });
     const changes = jsonDiff(comparable(current), comparable(wouldBe));
     let action: ObjectDiff['action'] = 'create';
     if (current) action = changes.length > 0 ? 'update' : 'unchanged';

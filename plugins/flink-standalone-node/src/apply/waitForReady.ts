@@ -1,5 +1,8 @@
 import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
-import type { FlinkObserver, ObservedClusterRef } from '../service/FlinkObserver';
+import type {
+  FlinkObserver,
+  ObservedClusterRef,
+} from '../service/FlinkObserver';
 
 export interface WaitProgress {
   status: FlinkClusterStatus;
@@ -42,7 +45,9 @@ export function progressSummary(status: FlinkClusterStatus): string {
     `claims bound ${bound}/${status.claims.length}`,
   ];
   if (status.flink.taskManagersRegistered !== undefined) {
-    parts.push(`TaskManagers registered ${status.flink.taskManagersRegistered}`);
+    parts.push(
+      `TaskManagers registered ${status.flink.taskManagersRegistered}`,
+    );
   }
   return `${parts.join(', ')}: ${status.message}`;
 }
@@ -73,9 +78,13 @@ export async function waitForReady(
       options.onProgress?.({ status, summary });
     }
     if (status.jobManagerDeploymentStatus === 'READY') return status;
-    if (options.acceptSimulatedNodes && isReadyAsSimulated(status)) return status;
+    if (options.acceptSimulatedNodes && isReadyAsSimulated(status))
+      return status;
     if (status.jobManagerDeploymentStatus === 'ERROR') {
-      throw new ClusterNotReadyError(`Flink cluster ${ref.namespace}/${ref.name} failed: ${status.reason}: ${status.message}`, status);
+      throw new ClusterNotReadyError(
+        `Flink cluster ${ref.namespace}/${ref.name} failed: ${status.reason}: ${status.message}`,
+        status,
+      );
     }
     if (Date.now() > deadline) {
       throw new ClusterNotReadyError(
@@ -84,7 +93,8 @@ export async function waitForReady(
       );
     }
     // Once a JobManager is up, ask Flink now rather than at the next background refresh.
-    if (status.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY') await observer.refreshRest(ref);
+    if (status.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY')
+      await observer.refreshRest(ref);
     await new Promise(resolve => setTimeout(resolve, options.pollMs ?? 500));
   }
 }

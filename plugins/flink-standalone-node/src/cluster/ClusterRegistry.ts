@@ -29,7 +29,8 @@ export interface ClusterInfo {
 /** Builds a KubeConfig for one `kubernetes.clusterLocatorMethods` cluster entry. */
 export function kubeConfigFromClusterEntry(entry: Config): KubeConfig {
   const name = entry.getString('name');
-  const authProvider = entry.getOptionalString('authProvider') ?? 'serviceAccount';
+  const authProvider =
+    entry.getOptionalString('authProvider') ?? 'serviceAccount';
   if (authProvider !== 'serviceAccount') {
     throw new InputError(
       `kubernetes cluster "${name}": authProvider "${authProvider}" is not supported by Flink Standalone (use serviceAccount)`,
@@ -50,7 +51,11 @@ export function kubeConfigFromClusterEntry(entry: Config): KubeConfig {
         name,
         server: entry.getString('url'),
         skipTLSVerify: entry.getOptionalBoolean('skipTLSVerify') ?? false,
-        ...(caData && { caData: caData.includes('-----BEGIN') ? Buffer.from(caData).toString('base64') : caData }),
+        ...(caData && {
+          caData: caData.includes('-----BEGIN')
+            ? Buffer.from(caData).toString('base64')
+            : caData,
+        }),
         ...(caFile && { caFile }),
       },
     ],
@@ -68,7 +73,9 @@ function kubeConfigFromFile(name: string, options: Config): KubeConfig {
   kubeConfig.loadFromString(readFileSync(path, 'utf8'));
   if (context) {
     if (!kubeConfig.getContextObject(context)) {
-      throw new InputError(`flinkStandalone cluster "${name}": context "${context}" is not in ${path}`);
+      throw new InputError(
+        `flinkStandalone cluster "${name}": context "${context}" is not in ${path}`,
+      );
     }
     kubeConfig.setCurrentContext(context);
   }
@@ -77,15 +84,24 @@ function kubeConfigFromFile(name: string, options: Config): KubeConfig {
 
 function flinkRestAccess(options: Config | undefined): FlinkRestAccess {
   const rest = options?.getOptionalConfig('flinkRest');
-  const mode = (rest?.getOptionalString('mode') ?? 'proxy') as FlinkRestAccess['mode'];
+  const mode = (rest?.getOptionalString('mode') ??
+    'proxy') as FlinkRestAccess['mode'];
   const baseUrl = rest?.getOptionalString('baseUrl');
   if (mode !== 'proxy' && mode !== 'direct') {
-    throw new InputError(`flinkStandalone.clusters[].flinkRest.mode must be proxy or direct, not "${mode}"`);
+    throw new InputError(
+      `flinkStandalone.clusters[].flinkRest.mode must be proxy or direct, not "${mode}"`,
+    );
   }
   if (mode === 'direct' && !baseUrl) {
-    throw new InputError('flinkStandalone.clusters[].flinkRest.baseUrl is required with mode direct');
+    throw new InputError(
+      'flinkStandalone.clusters[].flinkRest.baseUrl is required with mode direct',
+    );
   }
-  return { mode, baseUrl, timeoutMs: rest?.getOptionalNumber('timeoutMs') ?? 2000 };
+  return {
+    mode,
+    baseUrl,
+    timeoutMs: rest?.getOptionalNumber('timeoutMs') ?? 2000,
+  };
 }
 
 /**
@@ -93,11 +109,15 @@ function flinkRestAccess(options: Config | undefined): FlinkRestAccess {
  * plus `flinkStandalone.clusters` entries with a kubeconfig, each with our own options.
  */
 export class ClusterRegistry {
-  private constructor(private readonly clusters: Map<string, FlinkKubernetesCluster>) {}
+  private constructor(
+    private readonly clusters: Map<string, FlinkKubernetesCluster>,
+  ) {}
 
   static fromConfig(config: Config): ClusterRegistry {
     const options = new Map(
-      (config.getOptionalConfigArray('flinkStandalone.clusters') ?? []).map(c => [c.getString('name'), c]),
+      (config.getOptionalConfigArray('flinkStandalone.clusters') ?? []).map(
+        c => [c.getString('name'), c],
+      ),
     );
     const clusters = new Map<string, FlinkKubernetesCluster>();
     const add = (name: string, kubeConfig: KubeConfig) => {
@@ -109,7 +129,9 @@ export class ClusterRegistry {
         flinkRest: flinkRestAccess(own),
       });
     };
-    for (const method of config.getOptionalConfigArray('kubernetes.clusterLocatorMethods') ?? []) {
+    for (const method of config.getOptionalConfigArray(
+      'kubernetes.clusterLocatorMethods',
+    ) ?? []) {
       if (method.getString('type') !== 'config') continue;
       for (const entry of method.getOptionalConfigArray('clusters') ?? []) {
         add(entry.getString('name'), kubeConfigFromClusterEntry(entry));
@@ -133,19 +155,28 @@ export class ClusterRegistry {
   }
 
   list(): ClusterInfo[] {
-    return [...this.clusters.values()].map(c => ({ name: c.name, allowedNamespaces: c.allowedNamespaces }));
+    return [...this.clusters.values()].map(c => ({
+      name: c.name,
+      allowedNamespaces: c.allowedNamespaces,
+    }));
   }
 
   get(name: string): FlinkKubernetesCluster {
     const cluster = this.clusters.get(name);
-    if (!cluster) throw new NotFoundError(`No Kubernetes cluster named "${name}" is configured`);
+    if (!cluster)
+      throw new NotFoundError(
+        `No Kubernetes cluster named "${name}" is configured`,
+      );
     return cluster;
   }
 
   /** Refuses (403) a namespace outside the cluster's allowed list, before any call to Kubernetes. */
   authorize(name: string, namespace: string): FlinkKubernetesCluster {
     const cluster = this.get(name);
-    if (cluster.allowedNamespaces && !cluster.allowedNamespaces.includes(namespace)) {
+    if (
+      cluster.allowedNamespaces &&
+      !cluster.allowedNamespaces.includes(namespace)
+    ) {
       throw new NotAllowedError(
         `Namespace "${namespace}" is not allowed for Flink clusters on "${name}" (allowed: ${cluster.allowedNamespaces.join(', ')})`,
       );

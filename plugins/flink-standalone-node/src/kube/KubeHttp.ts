@@ -44,7 +44,8 @@ export class KubeHttp {
   async json<T>(request: KubeRequest): Promise<T> {
     const { status, body } = await this.send(request);
     const text = body.toString('utf8');
-    if (status >= 400) throw KubernetesApiError.fromResponse(request, status, text);
+    if (status >= 400)
+      throw KubernetesApiError.fromResponse(request, status, text);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
@@ -63,10 +64,17 @@ export class KubeHttp {
     onEvent: (event: { type: string; object: any }) => void,
     onOpen?: () => void,
   ): Promise<void> {
-    const response = await this.open({ ...request, query: { ...request.query, watch: true } });
+    const response = await this.open({
+      ...request,
+      query: { ...request.query, watch: true },
+    });
     if ((response.statusCode ?? 0) >= 400) {
       const body = await readAll(response);
-      throw KubernetesApiError.fromResponse(request, response.statusCode!, body.toString('utf8'));
+      throw KubernetesApiError.fromResponse(
+        request,
+        response.statusCode!,
+        body.toString('utf8'),
+      );
     }
     onOpen?.();
     await new Promise<void>((resolve, reject) => {
@@ -95,7 +103,9 @@ export class KubeHttp {
     });
   }
 
-  private async send(request: KubeRequest): Promise<{ status: number; body: Buffer }> {
+  private async send(
+    request: KubeRequest,
+  ): Promise<{ status: number; body: Buffer }> {
     const response = await this.open(request);
     return { status: response.statusCode ?? 0, body: await readAll(response) };
   }
@@ -109,12 +119,19 @@ export class KubeHttp {
     const payload =
       request.body === undefined
         ? undefined
-        : Buffer.from(typeof request.body === 'string' ? request.body : JSON.stringify(request.body));
+        : Buffer.from(
+            typeof request.body === 'string'
+              ? request.body
+              : JSON.stringify(request.body),
+          );
     const options: https.RequestOptions = {
       method: request.method ?? 'GET',
       headers: {
         Accept: 'application/json',
-        ...(payload && { 'Content-Type': request.contentType ?? 'application/json', 'Content-Length': payload.length }),
+        ...(payload && {
+          'Content-Type': request.contentType ?? 'application/json',
+          'Content-Length': payload.length,
+        }),
       },
     };
     // Applied per request: tokens from files or exec plugins rotate.
@@ -132,10 +149,18 @@ export class KubeHttp {
       options.agent = this.agent;
     }
     return new Promise((resolve, reject) => {
-      const req = transport.request(url, { ...options, signal: request.signal }, resolve);
+      const req = transport.request(
+        url,
+        { ...options, signal: request.signal },
+        resolve,
+      );
       if (request.timeoutMs) {
         req.setTimeout(request.timeoutMs, () =>
-          req.destroy(new Error(`timed out after ${request.timeoutMs} ms: ${options.method} ${url.pathname}`)),
+          req.destroy(
+            new Error(
+              `timed out after ${request.timeoutMs} ms: ${options.method} ${url.pathname}`,
+            ),
+          ),
         );
       }
       req.on('error', reject);

@@ -12,8 +12,16 @@ export class KubernetesApiError extends Error {
     this.name = 'KubernetesApiError';
   }
 
-  static fromResponse(request: KubeRequest, statusCode: number, body: string): KubernetesApiError {
-    let status: { message?: string; reason?: string; details?: { causes?: any[] } } = {};
+  static fromResponse(
+    request: KubeRequest,
+    statusCode: number,
+    body: string,
+  ): KubernetesApiError {
+    let status: {
+      message?: string;
+      reason?: string;
+      details?: { causes?: any[] };
+    } = {};
     try {
       status = JSON.parse(body);
     } catch {
@@ -21,7 +29,9 @@ export class KubernetesApiError extends Error {
     }
     const what = `${request.method ?? 'GET'} ${request.path}`;
     return new KubernetesApiError(
-      `${what}: ${statusCode} ${status.reason ?? ''} ${status.message ?? body.slice(0, 300)}`.replace(/\s+/g, ' ').trim(),
+      `${what}: ${statusCode} ${status.reason ?? ''} ${status.message ?? body.slice(0, 300)}`
+        .replace(/\s+/g, ' ')
+        .trim(),
       statusCode,
       status.reason,
       status.details?.causes ?? [],
@@ -29,5 +39,7 @@ export class KubernetesApiError extends Error {
   }
 }
 
-export const isNotFound = (error: unknown) => error instanceof KubernetesApiError && error.statusCode === 404;
-export const isGone = (error: unknown) => error instanceof KubernetesApiError && error.statusCode === 410;
+export const isNotFound = (error: unknown) =>
+  error instanceof KubernetesApiError && error.statusCode === 404;
+export const isGone = (error: unknown) =>
+  error instanceof KubernetesApiError && error.statusCode === 410;

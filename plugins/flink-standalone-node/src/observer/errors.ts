@@ -132,6 +132,10 @@ function containerError(
 
 /** Lines of a termination message kept in a status (the kubelet keeps up to 4 KiB). */
 const LAST_MESSAGE_LINES = 5;
+/** The kubelet keeps at most this much of a log as the message: its first line may be cut. */
+const LOG_FALLBACK_BYTES = 2048;
+/** Java stack frames say where, not why: the exception lines around them do. */
+const STACK_FRAME = /^\s+(at |\.\.\. \d+ more)/;
 
 /**
  * Why the container last stopped: exit code, reason and the end of its termination message (with
@@ -141,10 +145,12 @@ function describeExit(
   terminated: V1ContainerStateTerminated | undefined,
 ): string {
   if (!terminated) return '';
-  const lines = (terminated.message ?? '')
-    .trim()
+  const message = terminated.message ?? '';
+  const whole = Buffer.byteLength(message) < LOG_FALLBACK_BYTES;
+  const lines = message
     .split('\n')
-    .filter(Boolean)
+    .slice(whole ? 0 : 1)
+    .filter(line => line.trim() && !STACK_FRAME.test(line))
     .slice(-LAST_MESSAGE_LINES);
   const reason = terminated.reason ? ` (${terminated.reason})` : '';
   return `; last exit: code ${terminated.exitCode}${reason}${lines.length ? `, last output:\n${lines.join('\n')}` : ''}`;

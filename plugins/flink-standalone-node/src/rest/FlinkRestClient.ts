@@ -12,8 +12,15 @@ export interface FlinkRestClientOptions {
 }
 
 /** The REST base of a Flink cluster for `direct` access. */
-export function directBaseUrl(template: string, namespace: string, name: string): string {
-  return template.replace(/\{namespace\}/g, namespace).replace(/\{name\}/g, name).replace(/\/$/, '');
+export function directBaseUrl(
+  template: string,
+  namespace: string,
+  name: string,
+): string {
+  return template
+    .replace(/\{namespace\}/g, namespace)
+    .replace(/\{name\}/g, name)
+    .replace(/\/$/, '');
 }
 
 /**
@@ -33,16 +40,26 @@ export class FlinkRestClient {
   }
 
   /** The latest answer (maybe none yet), and a refresh in the background when it is old. */
-  peek(cluster: FlinkKubernetesCluster, namespace: string, name: string): FlinkRestObservation | undefined {
+  peek(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): FlinkRestObservation | undefined {
     const key = `${cluster.name}/${namespace}/${name}`;
     const cached = this.cache.get(key);
-    const age = cached ? this.now().getTime() - Date.parse(cached.fetchedAt) : Infinity;
+    const age = cached
+      ? this.now().getTime() - Date.parse(cached.fetchedAt)
+      : Infinity;
     if (age > this.maxAgeMs) void this.fetch(cluster, namespace, name);
     return cached;
   }
 
   /** Fetches now (or joins the fetch in flight). */
-  fetch(cluster: FlinkKubernetesCluster, namespace: string, name: string): Promise<FlinkRestObservation> {
+  fetch(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): Promise<FlinkRestObservation> {
     const key = `${cluster.name}/${namespace}/${name}`;
     let pending = this.inFlight.get(key);
     if (!pending) {
@@ -60,10 +77,16 @@ export class FlinkRestClient {
     this.cache.delete(`${cluster}/${namespace}/${name}`);
   }
 
-  private async observe(cluster: FlinkKubernetesCluster, namespace: string, name: string): Promise<FlinkRestObservation> {
+  private async observe(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): Promise<FlinkRestObservation> {
     const fetchedAt = this.now().toISOString();
     try {
-      const [overview, taskManagers, jobs] = await Promise.all(ENDPOINTS.map(e => this.get(cluster, namespace, name, e)));
+      const [overview, taskManagers, jobs] = await Promise.all(
+        ENDPOINTS.map(e => this.get(cluster, namespace, name, e)),
+      );
       return {
         reachable: true,
         fetchedAt,
@@ -92,17 +115,31 @@ export class FlinkRestClient {
         })),
       };
     } catch (error) {
-      return { reachable: false, fetchedAt, unreachableReason: 'Error', error: (error as Error).message };
+      return {
+        reachable: false,
+        fetchedAt,
+        unreachableReason: 'Error',
+        error: (error as Error).message,
+      };
     }
   }
 
-  private async get(cluster: FlinkKubernetesCluster, namespace: string, name: string, endpoint: string): Promise<any> {
+  private async get(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+    endpoint: string,
+  ): Promise<any> {
     const { mode, baseUrl, timeoutMs } = cluster.flinkRest;
     if (mode === 'direct') {
-      const response = await fetch(`${directBaseUrl(baseUrl!, namespace, name)}${endpoint}`, {
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status} from ${endpoint}`);
+      const response = await fetch(
+        `${directBaseUrl(baseUrl!, namespace, name)}${endpoint}`,
+        {
+          signal: AbortSignal.timeout(timeoutMs),
+        },
+      );
+      if (!response.ok)
+        throw new Error(`HTTP ${response.status} from ${endpoint}`);
       return response.json();
     }
     const service = `${clusterObjectNames(name).restService}:rest`;
@@ -118,7 +155,9 @@ export class FlinkRestClient {
       } catch {
         // A plain-text answer from Flink or the proxy.
       }
-      throw new Error(`HTTP ${status} from ${endpoint} through the service proxy: ${message}`);
+      throw new Error(
+        `HTTP ${status} from ${endpoint} through the service proxy: ${message}`,
+      );
     }
     return JSON.parse(body);
   }

@@ -40,7 +40,10 @@ export interface ObservedClusterRef extends FlinkClusterRef {
  * shared by every entity), Flink REST answers cached per cluster, and the pure observer core.
  */
 export class FlinkObserver {
-  private readonly caches = new Map<string, { cache: ClusterWatchCache; synced: Promise<boolean> }>();
+  private readonly caches = new Map<
+    string,
+    { cache: ClusterWatchCache; synced: Promise<boolean> }
+  >();
   private readonly rest: FlinkRestClient;
   private readonly now: () => Date;
   /** The last status per Flink cluster, reused while nothing it depends on changed. */
@@ -48,7 +51,10 @@ export class FlinkObserver {
 
   constructor(private readonly options: FlinkObserverOptions) {
     this.now = options.now ?? (() => new Date());
-    this.rest = new FlinkRestClient({ maxAgeMs: options.restMaxAgeMs, now: this.now });
+    this.rest = new FlinkRestClient({
+      maxAgeMs: options.restMaxAgeMs,
+      now: this.now,
+    });
   }
 
   /** The watch cache of a Kubernetes cluster, started on first use. */
@@ -60,13 +66,17 @@ export class FlinkObserver {
     let entry = this.caches.get(clusterName);
     if (!entry) {
       const cluster = this.options.registry.get(clusterName);
-      const cache = new ClusterWatchCache(cluster, { namespaces: cluster.allowedNamespaces });
+      const cache = new ClusterWatchCache(cluster, {
+        namespaces: cluster.allowedNamespaces,
+      });
       cache.start();
       const synced = cache
         .synced(this.options.initialSyncTimeoutMs ?? 10_000)
         .then(() => true)
         .catch(error => {
-          this.options.logger?.warn(`Flink watch cache of ${clusterName}: ${error.message}; serving stale status`);
+          this.options.logger?.warn(
+            `Flink watch cache of ${clusterName}: ${error.message}; serving stale status`,
+          );
           return false;
         });
       entry = { cache, synced };
@@ -92,24 +102,35 @@ export class FlinkObserver {
   async getStatusJson(ref: ObservedClusterRef): Promise<Buffer> {
     const { memo, observedAt, lastSyncedAt } = await this.current(ref);
     memo.json ??= Buffer.from(
-      JSON.stringify({ ...memo.status, observedAt: undefined, lastSyncedAt: undefined }).slice(1),
+      JSON.stringify({
+        ...memo.status,
+        observedAt: undefined,
+        lastSyncedAt: undefined,
+      }).slice(1),
     );
     const times = JSON.stringify({ observedAt, lastSyncedAt });
     return Buffer.concat([Buffer.from(`${times.slice(0, -1)},`), memo.json]);
   }
 
   /** The memoized status, computed anew when something it depends on changed. */
-  private async current(ref: ObservedClusterRef): Promise<{ memo: Memo; observedAt: string; lastSyncedAt?: string }> {
+  private async current(
+    ref: ObservedClusterRef,
+  ): Promise<{ memo: Memo; observedAt: string; lastSyncedAt?: string }> {
     const cluster = this.options.registry.authorize(ref.cluster, ref.namespace);
     const entry = this.entry(ref.cluster);
     await entry.synced;
     const { cache } = entry;
     const clusterKey = `${ref.cluster}/${ref.namespace}/${ref.name}`;
-    const rest = cache.hasJobManager(ref.namespace, ref.name) ? this.rest.peek(cluster, ref.namespace, ref.name) : undefined;
+    const rest = cache.hasJobManager(ref.namespace, ref.name)
+      ? this.rest.peek(cluster, ref.namespace, ref.name)
+      : undefined;
     const now = this.now();
     const second = Math.floor(now.getTime() / 1000);
     // What may differ between reuses: when it was observed and, while connected, when the cache last synced.
-    const times = { observedAt: now.toISOString(), lastSyncedAt: cache.lastSyncedAt?.toISOString() };
+    const times = {
+      observedAt: now.toISOString(),
+      lastSyncedAt: cache.lastSyncedAt?.toISOString(),
+    };
     const previous = this.computed.get(clusterKey);
     if (
       previous &&
@@ -124,7 +145,8 @@ export class FlinkObserver {
     const status = observeCluster(snapshot, rest, {
       now,
       stuckTerminatingAfterSeconds:
-        this.options.stuckTerminatingAfterSeconds ?? DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
+        this.options.stuckTerminatingAfterSeconds ??
+        DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
     });
     const sources = cache.sourcesOf(snapshot);
     const memo: Memo = {

@@ -1,8 +1,20 @@
-import { parseClusterSpec, renderCluster } from '@flink-standalone/plugin-flink-standalone-common';
-import { ControlPlane, createTestNamespace, startControlPlane, waitFor } from '@flink-standalone/testenv';
+import {
+  parseClusterSpec,
+  renderCluster,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  ControlPlane,
+  createTestNamespace,
+  startControlPlane,
+  waitFor,
+} from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyCluster } from '../apply/applyCluster';
-import { TEST_CLUSTER, backendToken, registryFor } from '../__testUtils__/backendAccess';
+import {
+  TEST_CLUSTER,
+  backendToken,
+  registryFor,
+} from '../__testUtils__/backendAccess';
 import { ClusterWatchCache } from './ClusterWatchCache';
 
 // Restarting the API server would disturb other test files: this file gets a plane of its own.
@@ -21,16 +33,26 @@ describe('ClusterWatchCache', () => {
     const namespace = await createTestNamespace(plane.client, 'watch');
     const registry = registryFor(plane, await backendToken(plane));
     const cluster = registry.get(TEST_CLUSTER);
-    const cache = new ClusterWatchCache(cluster, { minBackoffMs: 100, maxBackoffMs: 500 });
+    const cache = new ClusterWatchCache(cluster, {
+      minBackoffMs: 100,
+      maxBackoffMs: 500,
+    });
     cache.start();
     try {
       await cache.synced();
       const objects = renderCluster(
-        parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1', taskManager: { replicas: 2 } }),
+        parseClusterSpec({
+          name: 'orders',
+          namespace,
+          flinkVersion: '2.1',
+          taskManager: { replicas: 2 },
+        }),
       ) as KubernetesObject[];
       await applyCluster(cluster, objects);
       await waitFor('two TaskManager pods cached', () => {
-        const pods = cache.snapshot(namespace, 'orders').pods.filter(p => p.metadata?.labels?.component === 'taskmanager');
+        const pods = cache
+          .snapshot(namespace, 'orders')
+          .pods.filter(p => p.metadata?.labels?.component === 'taskmanager');
         return pods.length === 2 || undefined;
       });
       expect(cache.stale).toBe(false);
@@ -42,19 +64,35 @@ describe('ClusterWatchCache', () => {
       }, 20);
       await plane.restartApiServer();
       // A change made right after the restart must reach the cache.
-      await plane.client.patch(`/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager/scale`, {
-        spec: { replicas: 3 },
-      });
-      await waitFor('the cache recovered and saw the scale-up', () => {
-        const snapshot = cache.snapshot(namespace, 'orders');
-        const pods = snapshot.pods.filter(p => p.metadata?.labels?.component === 'taskmanager');
-        return (!cache.stale && pods.length === 3 && (snapshot.taskManager?.spec?.replicas ?? 0) === 3) || undefined;
-      }, { timeoutMs: 60_000 });
+      await plane.client.patch(
+        `/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager/scale`,
+        {
+          spec: { replicas: 3 },
+        },
+      );
+      await waitFor(
+        'the cache recovered and saw the scale-up',
+        () => {
+          const snapshot = cache.snapshot(namespace, 'orders');
+          const pods = snapshot.pods.filter(
+            p => p.metadata?.labels?.component === 'taskmanager',
+          );
+          return (
+            (!cache.stale &&
+              pods.length === 3 &&
+              (snapshot.taskManager?.spec?.replicas ?? 0) === 3) ||
+            undefined
+          );
+        },
+        { timeoutMs: 60_000 },
+      );
       clearInterval(watcher);
       expect(sawStale).toBe(true);
       const snapshot = cache.snapshot(namespace, 'orders');
       expect(snapshot.stale).toBe(false);
-      expect(Date.parse(snapshot.lastSyncedAt!)).toBeGreaterThan(syncedBefore.getTime());
+      expect(Date.parse(snapshot.lastSyncedAt!)).toBeGreaterThan(
+        syncedBefore.getTime(),
+      );
     } finally {
       cache.stop();
     }
@@ -70,19 +108,34 @@ describe('ClusterWatchCache', () => {
       await cache.synced();
       await applyCluster(
         cluster,
-        renderCluster(parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1' })) as KubernetesObject[],
+        renderCluster(
+          parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1' }),
+        ) as KubernetesObject[],
       );
-      const snapshot = await waitFor('both workloads and their pods cached', () => {
-        const found = cache.snapshot(namespace, 'orders');
-        return found.pods.length === 2 && found.taskManager && found.jobManager ? found : undefined;
-      });
+      const snapshot = await waitFor(
+        'both workloads and their pods cached',
+        () => {
+          const found = cache.snapshot(namespace, 'orders');
+          return found.pods.length === 2 &&
+            found.taskManager &&
+            found.jobManager
+            ? found
+            : undefined;
+        },
+      );
       const pod = snapshot.pods[0];
       expect(pod.metadata).not.toHaveProperty('managedFields');
       expect(pod.spec!.containers[0]).not.toHaveProperty('env');
       expect(snapshot.taskManager!.spec!.template).toEqual({
-        metadata: { labels: expect.objectContaining({ component: 'taskmanager' }) },
+        metadata: {
+          labels: expect.objectContaining({ component: 'taskmanager' }),
+        },
       });
-      expect(cache.sizes()).toMatchObject({ Pod: 2, StatefulSet: 1, Deployment: 1 });
+      expect(cache.sizes()).toMatchObject({
+        Pod: 2,
+        StatefulSet: 1,
+        Deployment: 1,
+      });
     } finally {
       cache.stop();
     }

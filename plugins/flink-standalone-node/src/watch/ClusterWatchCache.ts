@@ -6,25 +6,48 @@ import type {
   V1Pod,
   V1ReplicaSet,
 } from '@kubernetes/client-node';
-import { TYPE_FLINK_STANDALONE, clusterObjectNames } from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  TYPE_FLINK_STANDALONE,
+  clusterObjectNames,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import type { ClusterSnapshot, Workload } from '../observer/types';
 import { Informer, InformerOptions } from './Informer';
-import { Slimmer, slimClaim, slimEvent, slimNode, slimPod, slimWorkload } from './slim';
+import {
+  Slimmer,
+  slimClaim,
+  slimEvent,
+  slimNode,
+  slimPod,
+  slimWorkload,
+} from './slim';
 
 /** The objects of a snapshot whose events it holds. */
-function involvedNames(objects: Pick<ClusterSnapshot, 'jobManager' | 'taskManager' | 'pods' | 'claims' | 'replicaSets'>) {
+function involvedNames(
+  objects: Pick<
+    ClusterSnapshot,
+    'jobManager' | 'taskManager' | 'pods' | 'claims' | 'replicaSets'
+  >,
+) {
   const { jobManager, taskManager, pods, claims, replicaSets = [] } = objects;
   const all = [jobManager, taskManager, ...replicaSets, ...pods, ...claims];
   return new Set(all.flatMap(o => (o ? [o.metadata!.name!] : [])));
 }
 
 function nodeNamesOf(pods: V1Pod[]): Set<string> {
-  return new Set(pods.flatMap(p => (p.spec?.nodeName ? [p.spec.nodeName] : [])));
+  return new Set(
+    pods.flatMap(p => (p.spec?.nodeName ? [p.spec.nodeName] : [])),
+  );
 }
 
 /** Kinds whose events can concern a Flink cluster. */
-const EVENT_KINDS = ['Pod', 'StatefulSet', 'Deployment', 'ReplicaSet', 'PersistentVolumeClaim'];
+const EVENT_KINDS = [
+  'Pod',
+  'StatefulSet',
+  'Deployment',
+  'ReplicaSet',
+  'PersistentVolumeClaim',
+];
 
 const byApp = (o: KubernetesObject) => {
   const app = o.metadata?.labels?.app;
@@ -38,7 +61,15 @@ const byInvolvedObject = (o: KubernetesObject) => {
 interface Scope {
   /** Undefined: cluster-wide. */
   namespace?: string;
-  informers: Record<'StatefulSet' | 'Deployment' | 'ReplicaSet' | 'Pod' | 'PersistentVolumeClaim' | 'Event', Informer>;
+  informers: Record<
+    | 'StatefulSet'
+    | 'Deployment'
+    | 'ReplicaSet'
+    | 'Pod'
+    | 'PersistentVolumeClaim'
+    | 'Event',
+    Informer
+  >;
 }
 
 /** What a snapshot was read from (see `ClusterWatchCache.sourcesOf`). */
@@ -71,7 +102,12 @@ export class ClusterWatchCache {
     readonly cluster: FlinkKubernetesCluster,
     options: WatchCacheOptions = {},
   ) {
-    const informer = (kind: string, namespace: string | undefined, slim: Slimmer, extra: Partial<InformerOptions> = {}) =>
+    const informer = (
+      kind: string,
+      namespace: string | undefined,
+      slim: Slimmer,
+      extra: Partial<InformerOptions> = {},
+    ) =>
       new Informer(cluster.http, {
         kind,
         namespace,
@@ -81,8 +117,13 @@ export class ClusterWatchCache {
         maxBackoffMs: options.maxBackoffMs,
         ...extra,
       });
-    const labelled = { labelSelector: `type=${TYPE_FLINK_STANDALONE}`, indexKeys: byApp };
-    const namespaces: (string | undefined)[] = options.namespaces ?? [undefined];
+    const labelled = {
+      labelSelector: `type=${TYPE_FLINK_STANDALONE}`,
+      indexKeys: byApp,
+    };
+    const namespaces: (string | undefined)[] = options.namespaces ?? [
+      undefined,
+    ];
     this.scopes = namespaces.map(namespace => ({
       namespace,
       informers: {
@@ -90,14 +131,23 @@ export class ClusterWatchCache {
         Deployment: informer('Deployment', namespace, slimWorkload, labelled),
         ReplicaSet: informer('ReplicaSet', namespace, slimWorkload, labelled),
         Pod: informer('Pod', namespace, slimPod, labelled),
-        PersistentVolumeClaim: informer('PersistentVolumeClaim', namespace, slimClaim, labelled),
+        PersistentVolumeClaim: informer(
+          'PersistentVolumeClaim',
+          namespace,
+          slimClaim,
+          labelled,
+        ),
         Event: informer('Event', namespace, slimEvent, {
-          keep: o => EVENT_KINDS.includes((o as CoreV1Event).involvedObject?.kind ?? ''),
+          keep: o =>
+            EVENT_KINDS.includes((o as CoreV1Event).involvedObject?.kind ?? ''),
           indexKeys: byInvolvedObject,
         }),
       },
     }));
-    this.nodes = informer('Node', undefined, slimNode, { optional: true, indexKeys: o => [o.metadata!.name!] });
+    this.nodes = informer('Node', undefined, slimNode, {
+      optional: true,
+      indexKeys: o => [o.metadata!.name!],
+    });
   }
 
   private get allInformers(): Informer[] {
@@ -117,12 +167,20 @@ export class ClusterWatchCache {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`The watch cache of cluster "${this.cluster.name}" did not sync within ${timeoutMs} ms`)),
+        () =>
+          reject(
+            new Error(
+              `The watch cache of cluster "${this.cluster.name}" did not sync within ${timeoutMs} ms`,
+            ),
+          ),
         timeoutMs,
       );
     });
     try {
-      await Promise.race([Promise.all([...this.allInformers, this.nodes].map(i => i.synced())), timeout]);
+      await Promise.race([
+        Promise.all([...this.allInformers, this.nodes].map(i => i.synced())),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -134,7 +192,9 @@ export class ClusterWatchCache {
   }
 
   get lastSyncedAt(): Date | undefined {
-    const times = this.allInformers.map(i => i.state.lastSyncedAt?.getTime() ?? 0);
+    const times = this.allInformers.map(
+      i => i.state.lastSyncedAt?.getTime() ?? 0,
+    );
     const oldest = Math.min(...times);
     return oldest > 0 ? new Date(oldest) : undefined;
   }
@@ -143,13 +203,16 @@ export class ClusterWatchCache {
   sizes(): Record<string, number> {
     const sizes: Record<string, number> = { Node: this.nodes.size };
     for (const scope of this.scopes) {
-      for (const [kind, informer] of Object.entries(scope.informers)) sizes[kind] = (sizes[kind] ?? 0) + informer.size;
+      for (const [kind, informer] of Object.entries(scope.informers))
+        sizes[kind] = (sizes[kind] ?? 0) + informer.size;
     }
     return sizes;
   }
 
   private scopeOf(namespace: string): Scope | undefined {
-    return this.scopes.find(s => s.namespace === undefined || s.namespace === namespace);
+    return this.scopes.find(
+      s => s.namespace === undefined || s.namespace === namespace,
+    );
   }
 
   /**
@@ -163,7 +226,9 @@ export class ClusterWatchCache {
     return {
       namespace: snapshot.namespace,
       appKey: `${snapshot.namespace}/${snapshot.name}`,
-      eventKeys: [...involvedNames(snapshot)].map(name => `${snapshot.namespace}/${name}`),
+      eventKeys: [...involvedNames(snapshot)].map(
+        name => `${snapshot.namespace}/${name}`,
+      ),
       nodeNames: snapshot.nodes.map(node => node.metadata!.name!),
       nodesMissing: snapshot.nodes.length < podNodes.size,
     };
@@ -201,7 +266,10 @@ export class ClusterWatchCache {
   hasJobManager(namespace: string, name: string): boolean {
     const informers = this.scopeOf(namespace)?.informers;
     const workload = clusterObjectNames(name).jobManager;
-    return !!(informers?.StatefulSet.get(namespace, workload) ?? informers?.Deployment.get(namespace, workload));
+    return !!(
+      informers?.StatefulSet.get(namespace, workload) ??
+      informers?.Deployment.get(namespace, workload)
+    );
   }
 
   /** Everything the cache knows about one Flink cluster. */
@@ -214,21 +282,33 @@ export class ClusterWatchCache {
       stale: this.stale,
       lastSyncedAt: this.lastSyncedAt?.toISOString(),
     };
-    if (!scope) return { ...base, pods: [], claims: [], events: [], nodes: [], replicaSets: [] };
+    if (!scope)
+      return {
+        ...base,
+        pods: [],
+        claims: [],
+        events: [],
+        nodes: [],
+        replicaSets: [],
+      };
     const { informers } = scope;
     const names = clusterObjectNames(name);
     const workload = (workloadName: string) =>
-      (informers.StatefulSet.get(namespace, workloadName) ?? informers.Deployment.get(namespace, workloadName)) as
-        | Workload
-        | undefined;
+      (informers.StatefulSet.get(namespace, workloadName) ??
+        informers.Deployment.get(namespace, workloadName)) as
+        Workload | undefined;
     const appKey = `${namespace}/${name}`;
     const pods = informers.Pod.byIndex(appKey) as V1Pod[];
-    const claims = informers.PersistentVolumeClaim.byIndex(appKey) as V1PersistentVolumeClaim[];
+    const claims = informers.PersistentVolumeClaim.byIndex(
+      appKey,
+    ) as V1PersistentVolumeClaim[];
     const replicaSets = informers.ReplicaSet.byIndex(appKey) as V1ReplicaSet[];
     const jobManager = workload(names.jobManager);
     const taskManager = workload(names.taskManager);
     const objects = { jobManager, taskManager, pods, claims, replicaSets };
-    const events = [...involvedNames(objects)].flatMap(n => informers.Event.byIndex(`${namespace}/${n}`)) as CoreV1Event[];
+    const events = [...involvedNames(objects)].flatMap(n =>
+      informers.Event.byIndex(`${namespace}/${n}`),
+    ) as CoreV1Event[];
     const nodes = [...nodeNamesOf(pods)].flatMap(n => {
       const node = this.nodes.get(undefined, n);
       return node ? [node as V1Node] : [];

@@ -34,7 +34,8 @@ export interface InformerState {
   relists: number;
 }
 
-const key = (o: KubernetesObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+const key = (o: KubernetesObject) =>
+  `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
 
 /**
  * List + watch of one kind: keeps a store of slim objects up to date. A watch that ends is
@@ -48,7 +49,11 @@ export class Informer {
   /** Bumped on every change, overall and per index key: lets readers reuse derived answers. */
   private generation = 0;
   private readonly indexGenerations = new Map<string, number>();
-  readonly state: InformerState = { synced: false, connected: false, relists: 0 };
+  readonly state: InformerState = {
+    synced: false,
+    connected: false,
+    relists: 0,
+  };
   private resourceVersion?: string;
   private abort = new AbortController();
   private stopped = false;
@@ -76,7 +81,10 @@ export class Informer {
     this.abort.abort();
   }
 
-  get(namespace: string | undefined, name: string): KubernetesObject | undefined {
+  get(
+    namespace: string | undefined,
+    name: string,
+  ): KubernetesObject | undefined {
     return this.store.get(`${namespace ?? ''}/${name}`);
   }
 
@@ -90,13 +98,18 @@ export class Informer {
 
   /** Changes so far, overall or (with a key) to the objects under one index key. */
   changes(indexKey?: string): number {
-    return indexKey === undefined ? this.generation : (this.indexGenerations.get(indexKey) ?? 0);
+    return indexKey === undefined
+      ? this.generation
+      : (this.indexGenerations.get(indexKey) ?? 0);
   }
 
   private bump(object: KubernetesObject): void {
     this.generation++;
     for (const indexKey of this.options.indexKeys?.(object) ?? []) {
-      this.indexGenerations.set(indexKey, (this.indexGenerations.get(indexKey) ?? 0) + 1);
+      this.indexGenerations.set(
+        indexKey,
+        (this.indexGenerations.get(indexKey) ?? 0) + 1,
+      );
     }
   }
 
@@ -139,7 +152,11 @@ export class Informer {
           this.resourceVersion = undefined;
           continue;
         }
-        if (this.options.optional && error instanceof KubernetesApiError && error.statusCode === 403) {
+        if (
+          this.options.optional &&
+          error instanceof KubernetesApiError &&
+          error.statusCode === 403
+        ) {
           this.resolveFirstSync();
           backoff = this.options.maxBackoffMs ?? 10_000;
         }
@@ -154,7 +171,10 @@ export class Informer {
     let continueToken: string | undefined;
     let resourceVersion: string | undefined;
     do {
-      const page = await this.http.json<{ items: any[]; metadata: { resourceVersion: string; continue?: string } }>({
+      const page = await this.http.json<{
+        items: any[];
+        metadata: { resourceVersion: string; continue?: string };
+      }>({
         path: resourcePath(this.options.kind, this.options.namespace),
         query: {
           labelSelector: this.options.labelSelector,
@@ -166,7 +186,8 @@ export class Informer {
       });
       for (const item of page.items) {
         const object = this.options.slim({ ...item, kind: this.options.kind });
-        if (!this.options.keep || this.options.keep(object)) fresh.set(key(object), object);
+        if (!this.options.keep || this.options.keep(object))
+          fresh.set(key(object), object);
       }
       continueToken = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
@@ -199,12 +220,21 @@ export class Informer {
   private handle(event: { type: string; object: any }): void {
     if (event.type === 'ERROR') {
       const status = event.object ?? {};
-      throw new KubernetesApiError(status.message ?? 'watch error', status.code ?? 500, status.reason, []);
+      throw new KubernetesApiError(
+        status.message ?? 'watch error',
+        status.code ?? 500,
+        status.reason,
+        [],
+      );
     }
-    this.resourceVersion = event.object?.metadata?.resourceVersion ?? this.resourceVersion;
+    this.resourceVersion =
+      event.object?.metadata?.resourceVersion ?? this.resourceVersion;
     this.markSynced();
     if (event.type === 'BOOKMARK') return;
-    const object = this.options.slim({ ...event.object, kind: this.options.kind });
+    const object = this.options.slim({
+      ...event.object,
+      kind: this.options.kind,
+    });
     if (event.type === 'DELETED') this.remove(key(object));
     else if (!this.options.keep || this.options.keep(object)) this.put(object);
     else this.remove(key(object));

@@ -53,13 +53,20 @@ export function slimPod(pod: any): V1Pod {
     metadata: slimMetadata(pod.metadata),
     spec: {
       nodeName: pod.spec?.nodeName,
-      containers: (pod.spec?.containers ?? []).map((c: any) => ({ name: c.name, image: c.image })),
+      containers: (pod.spec?.containers ?? []).map((c: any) => ({
+        name: c.name,
+        image: c.image,
+      })),
       // Only the claims: which volume of the pod is which PVC.
       volumes: (pod.spec?.volumes ?? [])
         .filter((v: any) => v.persistentVolumeClaim || v.ephemeral)
         .map((v: any) => ({
           name: v.name,
-          ...(v.persistentVolumeClaim && { persistentVolumeClaim: { claimName: v.persistentVolumeClaim.claimName } }),
+          ...(v.persistentVolumeClaim && {
+            persistentVolumeClaim: {
+              claimName: v.persistentVolumeClaim.claimName,
+            },
+          }),
           ...(v.ephemeral && { ephemeral: {} }),
         })),
     },
@@ -76,8 +83,10 @@ export function slimPod(pod: any): V1Pod {
         message: c.message,
         lastTransitionTime: c.lastTransitionTime,
       })),
-      containerStatuses: pod.status?.containerStatuses?.map(slimContainerStatus),
-      initContainerStatuses: pod.status?.initContainerStatuses?.map(slimContainerStatus),
+      containerStatuses:
+        pod.status?.containerStatuses?.map(slimContainerStatus),
+      initContainerStatuses:
+        pod.status?.initContainerStatuses?.map(slimContainerStatus),
     },
   } as V1Pod;
 }
@@ -87,7 +96,10 @@ export function slimWorkload(workload: any): V1StatefulSet | V1Deployment {
   return {
     kind: workload.kind,
     apiVersion: 'apps/v1',
-    metadata: { ...slimMetadata(workload.metadata), annotations: workload.metadata?.annotations },
+    metadata: {
+      ...slimMetadata(workload.metadata),
+      annotations: workload.metadata?.annotations,
+    },
     spec: {
       ...spec,
       // The pod template is large and the observer needs none of it but its labels.
@@ -107,14 +119,22 @@ export function slimClaim(claim: any): V1PersistentVolumeClaim {
       volumeName: claim.spec?.volumeName,
       resources: { requests: claim.spec?.resources?.requests },
     },
-    status: { phase: claim.status?.phase, capacity: claim.status?.capacity, accessModes: claim.status?.accessModes },
+    status: {
+      phase: claim.status?.phase,
+      capacity: claim.status?.capacity,
+      accessModes: claim.status?.accessModes,
+    },
   } as V1PersistentVolumeClaim;
 }
 
 export function slimEvent(event: any): CoreV1Event {
   return {
     kind: 'Event',
-    metadata: { name: event.metadata?.name, namespace: event.metadata?.namespace, uid: event.metadata?.uid },
+    metadata: {
+      name: event.metadata?.name,
+      namespace: event.metadata?.namespace,
+      uid: event.metadata?.uid,
+    },
     involvedObject: {
       kind: event.involvedObject?.kind,
       name: event.involvedObject?.name,
@@ -126,7 +146,10 @@ export function slimEvent(event: any): CoreV1Event {
     type: event.type,
     count: event.count,
     firstTimestamp: event.firstTimestamp,
-    lastTimestamp: event.lastTimestamp ?? event.eventTime ?? event.metadata?.creationTimestamp,
+    lastTimestamp:
+      event.lastTimestamp ??
+      event.eventTime ??
+      event.metadata?.creationTimestamp,
     eventTime: event.eventTime,
   } as CoreV1Event;
 }
@@ -140,11 +163,19 @@ export function slimNode(node: any): V1Node {
       annotations: node.metadata?.annotations,
       uid: node.metadata?.uid,
     },
-    spec: { unschedulable: node.spec?.unschedulable, taints: node.spec?.taints },
+    spec: {
+      unschedulable: node.spec?.unschedulable,
+      taints: node.spec?.taints,
+    },
     status: {
       conditions: node.status?.conditions
         ?.filter((c: any) => c.type === 'Ready')
-        .map((c: any) => ({ type: c.type, status: c.status, reason: c.reason, lastTransitionTime: c.lastTransitionTime })),
+        .map((c: any) => ({
+          type: c.type,
+          status: c.status,
+          reason: c.reason,
+          lastTransitionTime: c.lastTransitionTime,
+        })),
     },
   } as V1Node;
 }

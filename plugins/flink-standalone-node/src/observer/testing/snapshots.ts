@@ -632,6 +632,8 @@ export const waitingFor =
                     'Shutting down.',
                     'Could not start cluster entrypoint StandaloneApplicationClusterEntryPoint.',
                     'Caused by: java.io.FileNotFoundException: /opt/flink/usrlib/missing.jar',
+                    '\tat org.apache.flink.client.program.PackagedProgram.loadMainClass(PackagedProgram.java:467)',
+                    '\t... 4 more',
                     'Terminating.',
                     '',
                   ].join('\n'),
