@@ -38,7 +38,8 @@ const HERE = __dirname;
 // Settings (environment variables; every one printed with the results)
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
-const num = (name: string, fallback: number) => Number(env(name, String(fallback)));
+const num = (name: string, fallback: number) =>
+  Number(env(name, String(fallback)));
 
 const S = {
   runs: num('BENCH_RUNS', 3),
@@ -85,16 +86,56 @@ const VARIANT_TEXT: Record<string, string> = {
 
 /** Settings the bench changes from the product's defaults, each with its reason. */
 const CHANGED: [string, string, string][] = [
-  ['state.backend.type', 'rocksdb', 'large state lives in RocksDB in production'],
-  ['state.backend.incremental', 'true', 'the realistic production setting for large state: a checkpoint uploads only new SST files'],
-  ['execution.checkpointing.dir', `file://${REMOTE_MOUNT}/checkpoints`, 'the stand-in for S3: a throttled FUSE mount shared by all pods (see README)'],
-  ['state.backend.rocksdb.compression.per.level', 'NO_COMPRESSION', "the example job's padding is zeros; Snappy would shrink it to nothing, real state does not shrink like that"],
-  ['execution.checkpointing.num-retained', '1', 'default; stated because it bounds what storage holds'],
-  ['traces.reporter.slf4j.factory.class', 'org.apache.flink.traces.slf4j.Slf4jTraceReporterFactory', "logs the JobInitialization span (restored bytes, download time)"],
-  ['taskmanager.slot.timeout', '60 s', 'a restarted TaskManager offers its recovered slots within this time (default 10 s is shorter than a pod restart under load)'],
-  ['slot.idle.timeout', '120 s', 'keeps the recovered allocation (and its local state) while the pod restarts'],
-  ['restart-strategy', 'fixed-delay, 1 s, 1000 attempts', 'the default exponential delay would add its own waiting to every figure'],
-  ['heartbeat.timeout', '20 s', 'the default 50 s would dominate the node-lost figures; a dead TM whose port refuses is found sooner anyway'],
+  [
+    'state.backend.type',
+    'rocksdb',
+    'large state lives in RocksDB in production',
+  ],
+  [
+    'state.backend.incremental',
+    'true',
+    'the realistic production setting for large state: a checkpoint uploads only new SST files',
+  ],
+  [
+    'execution.checkpointing.dir',
+    `file://${REMOTE_MOUNT}/checkpoints`,
+    'the stand-in for S3: a throttled FUSE mount shared by all pods (see README)',
+  ],
+  [
+    'state.backend.rocksdb.compression.per.level',
+    'NO_COMPRESSION',
+    "the example job's padding is zeros; Snappy would shrink it to nothing, real state does not shrink like that",
+  ],
+  [
+    'execution.checkpointing.num-retained',
+    '1',
+    'default; stated because it bounds what storage holds',
+  ],
+  [
+    'traces.reporter.slf4j.factory.class',
+    'org.apache.flink.traces.slf4j.Slf4jTraceReporterFactory',
+    'logs the JobInitialization span (restored bytes, download time)',
+  ],
+  [
+    'taskmanager.slot.timeout',
+    '60 s',
+    'a restarted TaskManager offers its recovered slots within this time (default 10 s is shorter than a pod restart under load)',
+  ],
+  [
+    'slot.idle.timeout',
+    '120 s',
+    'keeps the recovered allocation (and its local state) while the pod restarts',
+  ],
+  [
+    'restart-strategy',
+    'fixed-delay, 1 s, 1000 attempts',
+    'the default exponential delay would add its own waiting to every figure',
+  ],
+  [
+    'heartbeat.timeout',
+    '20 s',
+    'the default 50 s would dominate the node-lost figures; a dead TM whose port refuses is found sooner anyway',
+  ],
 ];
 
 function flinkConfiguration(): Record<string, string> {
@@ -127,11 +168,16 @@ function specInput(variant: string, namespace: string): ClusterSpecInput {
       jarURI: 'local:///opt/flink/usrlib/keyed-counter-job.jar',
       entryClass: 'flinkstandalone.examples.KeyedCounterJob',
       args: [
-        '--keys', String(KEYS),
-        '--rate', String(S.rate),
-        '--state-bytes', String(S.stateBytesPerKey),
-        '--report-every', '1000000',
-        '--checkpoint-interval', String(S.checkpointMs),
+        '--keys',
+        String(KEYS),
+        '--rate',
+        String(S.rate),
+        '--state-bytes',
+        String(S.stateBytesPerKey),
+        '--report-every',
+        '1000000',
+        '--checkpoint-interval',
+        String(S.checkpointMs),
       ],
       parallelism: S.parallelism,
     },
@@ -143,7 +189,10 @@ function specInput(variant: string, namespace: string): ClusterSpecInput {
       slots: 1,
       resources: { cpu: '250m', memory: S.taskManagerMemory },
       volumeClaimTemplates: [
-        { name: 'flink-data', storage: `${Math.max(2, Math.ceil((S.stateMiB * 4) / 1024))}Gi` },
+        {
+          name: 'flink-data',
+          storage: `${Math.max(2, Math.ceil((S.stateMiB * 4) / 1024))}Gi`,
+        },
       ],
       ...(variant === 'B' && { localRecovery: false }),
     },
@@ -158,9 +207,22 @@ function withRemoteStorage(objects: any[], hostDir: string): any[] {
     if (!pod || !['Deployment', 'StatefulSet'].includes(o.kind)) return o;
     const copy = JSON.parse(JSON.stringify(o));
     const p = copy.spec.template.spec;
-    p.volumes = [...(p.volumes ?? []), { name: 'remote-storage', hostPath: { path: hostDir, type: 'Directory' } }];
+    p.volumes = [
+      ...(p.volumes ?? []),
+      {
+        name: 'remote-storage',
+        hostPath: { path: hostDir, type: 'Directory' },
+      },
+    ];
     for (const c of p.containers) {
-      c.volumeMounts = [...(c.volumeMounts ?? []), { name: 'remote-storage', mountPath: REMOTE_MOUNT, mountPropagation: 'HostToContainer' }];
+      c.volumeMounts = [
+        ...(c.volumeMounts ?? []),
+        {
+          name: 'remote-storage',
+          mountPath: REMOTE_MOUNT,
+          mountPropagation: 'HostToContainer',
+        },
+      ];
     }
     return copy;
   });
@@ -175,25 +237,39 @@ function log(line: string) {
   const t = ((Date.now() - started) / 1000).toFixed(0).padStart(5);
   process.stdout.write(`[recovery ${t} s] ${line}\n`);
 }
-const s = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? '—' : (ms / 1000).toFixed(1));
-const mb = (b: number | undefined) => (b === undefined ? '—' : (b / 1e6).toFixed(0));
+const s = (ms: number | undefined) =>
+  ms === undefined || Number.isNaN(ms) ? '—' : (ms / 1000).toFixed(1);
+const mb = (b: number | undefined) =>
+  b === undefined ? '—' : (b / 1e6).toFixed(0);
 
 function stats(values: (number | undefined)[]): string {
-  const v = values.filter((x): x is number => typeof x === 'number' && !Number.isNaN(x)).sort((a, b) => a - b);
+  const v = values
+    .filter((x): x is number => typeof x === 'number' && !Number.isNaN(x))
+    .sort((a, b) => a - b);
   if (!v.length) return '—';
-  const med = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  return v.length === 1 ? s(v[0]) : `${s(v[0])} / ${s(med)} / ${s(v[v.length - 1])}`;
+  const med =
+    v.length % 2
+      ? v[(v.length - 1) / 2]
+      : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  return v.length === 1
+    ? s(v[0])
+    : `${s(v[0])} / ${s(med)} / ${s(v[v.length - 1])}`;
 }
 function statsMB(values: (number | undefined)[]): string {
-  const v = values.filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
+  const v = values
+    .filter((x): x is number => typeof x === 'number')
+    .sort((a, b) => a - b);
   if (!v.length) return '—';
   const med = v[Math.floor((v.length - 1) / 2)];
-  return v.length === 1 ? mb(v[0]) : `${mb(v[0])} / ${mb(med)} / ${mb(v[v.length - 1])}`;
+  return v.length === 1
+    ? mb(v[0])
+    : `${mb(v[0])} / ${mb(med)} / ${mb(v[v.length - 1])}`;
 }
 
 class Stop extends Error {}
 function checkGo() {
-  if (S.goFile && !fs.existsSync(S.goFile)) throw new Stop(`${S.goFile} is gone: the machine is needed elsewhere`);
+  if (S.goFile && !fs.existsSync(S.goFile))
+    throw new Stop(`${S.goFile} is gone: the machine is needed elsewhere`);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -207,13 +283,31 @@ interface Remote {
 
 async function startRemote(): Promise<Remote> {
   const python = '/usr/bin/python3';
-  const probe = await run(python, ['-c', 'import fusepy']).then(() => true, () => false);
+  const probe = await run(python, ['-c', 'import fusepy']).then(
+    () => true,
+    () => false,
+  );
   if (!probe) {
-    log('installing Debian packages python3-fusepy and fuse3 (the throttled stand-in for S3)');
-    await run('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-q', '--no-install-recommends', 'python3-fusepy', 'fuse3'], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      maxBuffer: 16 << 20,
-    });
+    log(
+      'installing Debian packages python3-fusepy and fuse3 (the throttled stand-in for S3)',
+    );
+    await run(
+      'apt-get',
+      [
+        '-o',
+        'DPkg::Lock::Timeout=300',
+        'install',
+        '-y',
+        '-q',
+        '--no-install-recommends',
+        'python3-fusepy',
+        'fuse3',
+      ],
+      {
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        maxBuffer: 16 << 20,
+      },
+    );
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flink-bench-remote-'));
   const data = path.join(dir, 'data');
@@ -224,13 +318,31 @@ async function startRemote(): Promise<Remote> {
   fs.chmodSync(data, 0o777);
   fs.chmodSync(path.join(data, 'checkpoints'), 0o777);
   const logFd = fs.openSync(path.join(dir, 'throttlefs.log'), 'a');
-  const child: ChildProcess = spawn(python, [path.join(HERE, 'throttlefs.py'), data, mnt, String(S.bandwidthMBps), statsFile], {
-    stdio: ['ignore', logFd, logFd],
-  });
-  await waitFor('the throttled mount', async () => fs.readFileSync('/proc/mounts', 'utf8').includes(` ${mnt} fuse`) && fs.existsSync(statsFile), {
-    timeoutMs: 15_000,
-  });
-  log(`stand-in for S3: ${mnt} (backed by ${data}), ${S.bandwidthMBps} MB/s per direction`);
+  const child: ChildProcess = spawn(
+    python,
+    [
+      path.join(HERE, 'throttlefs.py'),
+      data,
+      mnt,
+      String(S.bandwidthMBps),
+      statsFile,
+    ],
+    {
+      stdio: ['ignore', logFd, logFd],
+    },
+  );
+  await waitFor(
+    'the throttled mount',
+    async () =>
+      fs.readFileSync('/proc/mounts', 'utf8').includes(` ${mnt} fuse`) &&
+      fs.existsSync(statsFile),
+    {
+      timeoutMs: 15_000,
+    },
+  );
+  log(
+    `stand-in for S3: ${mnt} (backed by ${data}), ${S.bandwidthMBps} MB/s per direction`,
+  );
   return {
     hostDir: mnt,
     stats: () => {
@@ -267,7 +379,15 @@ function registryFor(plane: ControlPlane): ClusterRegistry {
         clusterLocatorMethods: [
           {
             type: 'config',
-            clusters: [{ name: 'local', url: plane.server, authProvider: 'serviceAccount', serviceAccountToken: plane.admin.token, caData: plane.admin.ca }],
+            clusters: [
+              {
+                name: 'local',
+                url: plane.server,
+                authProvider: 'serviceAccount',
+                serviceAccountToken: plane.admin.token,
+                caData: plane.admin.ca,
+              },
+            ],
           },
         ],
       },
@@ -277,35 +397,63 @@ function registryFor(plane: ControlPlane): ClusterRegistry {
 }
 
 const rest = <T = any>(c: Ctx, endpoint: string) =>
-  c.plane.client.get<T>(`/api/v1/namespaces/${c.namespace}/services/${NAME}-rest:8081/proxy${endpoint}`);
+  c.plane.client.get<T>(
+    `/api/v1/namespaces/${c.namespace}/services/${NAME}-rest:8081/proxy${endpoint}`,
+  );
 
 async function tmPods(c: Ctx): Promise<KubeObject[]> {
-  const list = await c.plane.client.list(`/api/v1/namespaces/${c.namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`);
-  return list.items.sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
+  const list = await c.plane.client.list(
+    `/api/v1/namespaces/${c.namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
+  );
+  return list.items.sort((a, b) =>
+    a.metadata.name!.localeCompare(b.metadata.name!),
+  );
 }
 
 async function logOf(c: Ctx, pod: string, previous = false): Promise<string> {
-  const { status, text } = await c.plane.client.raw('GET', `/api/v1/namespaces/${c.namespace}/pods/${pod}/log${previous ? '?previous=true' : ''}`);
+  const { status, text } = await c.plane.client.raw(
+    'GET',
+    `/api/v1/namespaces/${c.namespace}/pods/${pod}/log${previous ? '?previous=true' : ''}`,
+  );
   return status === 200 ? text : '';
 }
 
-async function jobState(c: Ctx): Promise<{ jid: string; running: boolean } | undefined> {
-  const { jobs } = await rest<{ jobs: { id: string; status: string }[] }>(c, '/jobs');
+async function jobState(
+  c: Ctx,
+): Promise<{ jid: string; running: boolean } | undefined> {
+  const { jobs } = await rest<{ jobs: { id: string; status: string }[] }>(
+    c,
+    '/jobs',
+  );
   const job = jobs[0];
   if (!job) return undefined;
   if (job.status !== 'RUNNING') return { jid: job.id, running: false };
-  const detail = await rest<{ vertices: { status: string }[] }>(c, `/jobs/${job.id}`);
-  return { jid: job.id, running: detail.vertices.every(v => v.status === 'RUNNING') };
+  const detail = await rest<{ vertices: { status: string }[] }>(
+    c,
+    `/jobs/${job.id}`,
+  );
+  return {
+    jid: job.id,
+    running: detail.vertices.every(v => v.status === 'RUNNING'),
+  };
 }
 
 interface Checkpoints {
   counts: { completed: number; restored: number; failed: number };
   latest: {
-    completed?: { id: number; trigger_timestamp: number; latest_ack_timestamp: number; checkpointed_size: number; state_size: number; end_to_end_duration: number } | null;
+    completed?: {
+      id: number;
+      trigger_timestamp: number;
+      latest_ack_timestamp: number;
+      checkpointed_size: number;
+      state_size: number;
+      end_to_end_duration: number;
+    } | null;
     restored?: { id: number; restore_timestamp: number } | null;
   };
 }
-const checkpoints = (c: Ctx, jid: string) => rest<Checkpoints>(c, `/jobs/${jid}/checkpoints`);
+const checkpoints = (c: Ctx, jid: string) =>
+  rest<Checkpoints>(c, `/jobs/${jid}/checkpoints`);
 
 // ------------------------------------------------------------------------------------------
 // One failure, measured
@@ -339,40 +487,73 @@ interface Measurement {
 }
 
 async function kill(c: Ctx, pod: KubeObject) {
-  const id = pod.status.containerStatuses?.find((x: any) => x.name === 'flink-main-container' || true)?.containerID?.replace(/^containerd:\/\//, '');
+  const id = pod.status.containerStatuses?.[0]?.containerID?.replace(
+    /^containerd:\/\//,
+    '',
+  );
   if (!id) throw new Error(`no container id for ${pod.metadata.name}`);
-  await run('ctr', ['--address', c.plane.realNode!.cleanup.containerdSocket, '-n', 'k8s.io', 'tasks', 'kill', '--signal', 'SIGKILL', id]);
+  await run('ctr', [
+    '--address',
+    c.plane.realNode!.cleanup.containerdSocket,
+    '-n',
+    'k8s.io',
+    'tasks',
+    'kill',
+    '--signal',
+    'SIGKILL',
+    id,
+  ]);
 }
 
-async function measure(c: Ctx, variant: string, failure: Failure, runNo: number, jid: string): Promise<Measurement> {
+async function measure(
+  c: Ctx,
+  variant: string,
+  failure: Failure,
+  runNo: number,
+  jid: string,
+): Promise<Measurement> {
   const client = c.plane.client;
   // A fresh checkpoint after any previous restore, so every run restores a comparable one.
   const before = await checkpoints(c, jid);
   const lastId = before.latest.completed?.id ?? 0;
-  await waitFor('a new completed checkpoint', async () => ((await checkpoints(c, jid)).latest.completed?.id ?? 0) > lastId, { timeoutMs: 300_000, intervalMs: 500 });
+  await waitFor(
+    'a new completed checkpoint',
+    async () =>
+      ((await checkpoints(c, jid)).latest.completed?.id ?? 0) > lastId,
+    { timeoutMs: 300_000, intervalMs: 500 },
+  );
   const pods = await tmPods(c);
   const victim = pods[(runNo + 1) % pods.length];
   const victimName = victim.metadata.name!;
   const oldUid = victim.metadata.uid;
   const oldRestarts = victim.status.containerStatuses?.[0]?.restartCount ?? 0;
-  const oldTmIds = new Set((await rest<{ taskmanagers: { id: string }[] }>(c, '/taskmanagers')).taskmanagers.map(t => t.id));
   const restoredBefore = before.latest.restored?.id;
   const countsBefore = (await checkpoints(c, jid)).counts.restored;
   const remoteBefore = c.remote.stats().bytesRead;
-  const m: Measurement = { variant, failure, run: runNo, victim: victimName, restoreKinds: [] };
+  const m: Measurement = {
+    variant,
+    failure,
+    run: runNo,
+    victim: victimName,
+    restoreKinds: [],
+  };
   log(`${variant} ${failure} run ${runNo}: victim ${victimName}`);
 
-  const t0 = Date.now();
   let oldGoneAt: number | undefined;
   let nodeBackAt: number | undefined;
+  // The node goes silent first; the failure instant is the kill.
+  if (failure === 'node') await c.plane.realNode!.stopKubelet();
+  const t0 = Date.now();
   if (failure === 'kill') {
     await kill(c, victim);
   } else if (failure === 'delete') {
     await client.delete(`/api/v1/namespaces/${c.namespace}/pods/${victimName}`);
   } else {
-    await c.plane.realNode!.stopKubelet();
     await kill(c, victim);
-    await client.delete(`/api/v1/namespaces/${c.namespace}/pods/${victimName}`, { gracePeriodSeconds: 0 });
+    await client.delete(
+      `/api/v1/namespaces/${c.namespace}/pods/${victimName}`,
+      { gracePeriodSeconds: 0 },
+    );
     oldGoneAt = Date.now();
     await sleep(S.nodeDownS * 1000);
     await c.plane.realNode!.startKubelet();
@@ -381,73 +562,125 @@ async function measure(c: Ctx, variant: string, failure: Failure, runNo: number,
 
   // Poll everything until the job runs again with a newer restore.
   let newPod: KubeObject | undefined;
+  let runningSince: number | undefined;
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
     const now = Date.now() - t0;
     const current = (await tmPods(c).catch(() => [])) as KubeObject[];
     if (failure !== 'kill') {
-      if (oldGoneAt === undefined && !current.some(p => p.metadata.uid === oldUid)) oldGoneAt = Date.now();
-      const fresh = current.find(p => p.metadata.uid !== oldUid && !pods.some(o => o.metadata.uid === p.metadata.uid));
+      if (
+        oldGoneAt === undefined &&
+        !current.some(p => p.metadata.uid === oldUid)
+      )
+        oldGoneAt = Date.now();
+      const fresh = current.find(
+        p =>
+          p.metadata.uid !== oldUid &&
+          !pods.some(o => o.metadata.uid === p.metadata.uid),
+      );
       if (fresh) {
         newPod = fresh;
         m.podCreatedMs ??= now;
       }
     } else {
       const p = current.find(x => x.metadata.uid === oldUid);
-      if (p && (p.status.containerStatuses?.[0]?.restartCount ?? 0) > oldRestarts) {
+      if (
+        p &&
+        (p.status.containerStatuses?.[0]?.restartCount ?? 0) > oldRestarts
+      ) {
         newPod = p;
         m.podCreatedMs ??= now; // the restarted container's creation stands in for the pod's
       }
     }
     if (newPod) {
       const cs = newPod.status?.containerStatuses?.[0];
-      const restarted = failure !== 'kill' || (cs?.restartCount ?? 0) > oldRestarts;
+      const restarted =
+        failure !== 'kill' || (cs?.restartCount ?? 0) > oldRestarts;
       if (restarted && cs?.state?.running) m.containerStartedMs ??= now;
       if (restarted && cs?.ready) m.podReadyMs ??= now;
     }
-    if (m.tmRegisteredMs === undefined) {
-      const tms = await rest<{ taskmanagers: { id: string }[] }>(c, '/taskmanagers').catch(() => undefined);
-      const ids = tms?.taskmanagers.map(t => t.id) ?? [];
-      const back = variant === 'C' && failure !== 'kill' ? ids.some(id => !oldTmIds.has(id)) && ids.length >= S.parallelism : ids.length >= S.parallelism && (failure === 'kill' && variant === 'C' ? ids.some(id => !oldTmIds.has(id)) : m.containerStartedMs !== undefined);
-      if (back) m.tmRegisteredMs = now;
-    }
     const cp = await checkpoints(c, jid).catch(() => undefined);
     const job = await jobState(c).catch(() => undefined);
-    if (cp && cp.counts.restored > countsBefore && job?.running && m.tmRegisteredMs !== undefined) {
-      m.jobRunningMs = now;
-      m.restoredCheckpoint = cp.latest.restored?.id;
-      break;
-    }
+    // RUNNING with every task (one slot per TaskManager: both TaskManagers serve again), after a
+    // restore, seen twice in a row (a second failover right after the first is not recovery).
+    if (
+      cp &&
+      cp.counts.restored > countsBefore &&
+      job?.running &&
+      m.containerStartedMs !== undefined
+    ) {
+      if (runningSince === undefined) {
+        runningSince = now;
+        m.restoredCheckpoint = cp.latest.restored?.id;
+      } else {
+        m.jobRunningMs = runningSince;
+        break;
+      }
+    } else runningSince = undefined;
     await sleep(250);
   }
-  if (m.jobRunningMs === undefined) m.note = 'job not RUNNING within 10 minutes';
-  if (failure !== 'kill' && oldGoneAt !== undefined) m.terminatingMs = oldGoneAt - t0;
+  if (m.jobRunningMs === undefined)
+    m.note = 'job not RUNNING within 10 minutes';
+  if (failure !== 'kill' && oldGoneAt !== undefined)
+    m.terminatingMs = oldGoneAt - t0;
   if (nodeBackAt) m.note = `node back after ${s(nodeBackAt - t0)} s`;
   m.remoteBytes = c.remote.stats().bytesRead - remoteBefore;
 
+  // The replacement TaskManager's own clock for its registration (same host clock, UTC).
+  const replacement =
+    failure === 'kill' || variant !== 'C' ? victimName : newPod?.metadata.name;
+  if (replacement) {
+    const line = (await logOf(c, replacement))
+      .split('\n')
+      .find(l => l.includes('Successful registration at resource manager'));
+    const at = line && /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3})/.exec(line);
+    if (at) m.tmRegisteredMs = Date.parse(`${at[1]}T${at[2]}.${at[3]}Z`) - t0;
+  }
   // Which checkpoint, and what it cost to replay.
-  if (m.restoredCheckpoint !== undefined && m.restoredCheckpoint !== restoredBefore) {
-    const detail = await rest<{ trigger_timestamp: number }>(c, `/jobs/${jid}/checkpoints/details/${m.restoredCheckpoint}`).catch(() => undefined);
-    if (detail) m.replayedRecords = Math.round(((t0 - detail.trigger_timestamp) / 1000) * S.rate * S.parallelism);
+  if (
+    m.restoredCheckpoint !== undefined &&
+    m.restoredCheckpoint !== restoredBefore
+  ) {
+    const detail = await rest<{ trigger_timestamp: number }>(
+      c,
+      `/jobs/${jid}/checkpoints/details/${m.restoredCheckpoint}`,
+    ).catch(() => undefined);
+    if (detail)
+      m.replayedRecords = Math.round(
+        ((t0 - detail.trigger_timestamp) / 1000) * S.rate * S.parallelism,
+      );
   }
   // Flink's own account: RocksDB's restore line per TaskManager, the JobInitialization span.
   await sleep(1000);
   for (const p of await tmPods(c)) {
     const text = await logOf(c, p.metadata.name!);
-    const lines = text.split('\n').filter(l => l.includes('Starting RocksDB incremental recovery'));
+    const lines = text
+      .split('\n')
+      .filter(l => l.includes('Starting RocksDB incremental recovery'));
     const last = lines[lines.length - 1];
     if (!last) continue;
     const local = last.includes('IncrementalLocalKeyedStateHandle');
     const remote = last.includes('IncrementalRemoteKeyedStateHandle');
-    m.restoreKinds.push(`${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${local && remote ? 'mixed' : local ? 'local' : remote ? 'remote' : '?'}`);
+    m.restoreKinds.push(
+      `${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${local && remote ? 'mixed' : local ? 'local' : remote ? 'remote' : '?'}`,
+    );
   }
-  const jm = (await c.plane.client.list(`/api/v1/namespaces/${c.namespace}/pods?labelSelector=${encodeURIComponent('component=jobmanager')}`)).items[0];
+  const jm = (
+    await c.plane.client.list(
+      `/api/v1/namespaces/${c.namespace}/pods?labelSelector=${encodeURIComponent('component=jobmanager')}`,
+    )
+  ).items[0];
   const jmLog = jm ? await logOf(c, jm.metadata.name!) : '';
-  const spans = jmLog.split('\n').filter(l => l.includes('name=JobInitialization'));
+  const spans = jmLog
+    .split('\n')
+    .filter(l => l.includes('name=JobInitialization'));
   const span = spans[spans.length - 1];
   if (span) {
     m.spanBytes = {};
-    for (const match of span.matchAll(/sumRestoredStateSizeBytes\.(\w+)=(\d+)/g)) m.spanBytes[match[1]] = Number(match[2]);
+    for (const match of span.matchAll(
+      /sumRestoredStateSizeBytes\.(\w+)=(\d+)/g,
+    ))
+      m.spanBytes[match[1]] = Number(match[2]);
     const dl = /maxDownloadStateDurationMs=(\d+)/.exec(span);
     if (dl) m.downloadMs = Number(dl[1]);
   }
@@ -462,37 +695,75 @@ async function measure(c: Ctx, variant: string, failure: Failure, runNo: number,
 // One variant: deploy, fill the state, fail it runs × failures times
 
 async function freshNamespace(plane: ControlPlane, prefix: string) {
-  return createTestNamespace(plane.client, prefix, plane.realNode!.namespaceAnnotations);
+  return createTestNamespace(
+    plane.client,
+    prefix,
+    plane.realNode!.namespaceAnnotations,
+  );
 }
 
 async function dropNamespace(plane: ControlPlane, namespace: string) {
   await plane.client.delete(`/api/v1/namespaces/${namespace}`);
-  await waitFor(`pods of ${namespace} gone`, async () => (await plane.client.list(`/api/v1/namespaces/${namespace}/pods`)).items.length === 0, {
-    timeoutMs: 120_000,
-    intervalMs: 500,
-  });
+  await waitFor(
+    `pods of ${namespace} gone`,
+    async () =>
+      (await plane.client.list(`/api/v1/namespaces/${namespace}/pods`)).items
+        .length === 0,
+    {
+      timeoutMs: 120_000,
+      intervalMs: 500,
+    },
+  );
 }
 
-async function runVariant(base: Omit<Ctx, 'namespace'>, variant: string, out: Measurement[]) {
-  const namespace = await freshNamespace(base.plane, `rec-${variant.toLowerCase()}`);
+async function runVariant(
+  base: Omit<Ctx, 'namespace'>,
+  variant: string,
+  out: Measurement[],
+) {
+  const namespace = await freshNamespace(
+    base.plane,
+    `rec-${variant.toLowerCase()}`,
+  );
   const c: Ctx = { ...base, namespace };
   try {
     const spec = parseClusterSpec(specInput(variant, namespace));
-    const objects = withRemoteStorage(renderCluster(spec) as any[], c.remote.hostDir);
+    const objects = withRemoteStorage(
+      renderCluster(spec) as any[],
+      c.remote.hostDir,
+    );
     await applyCluster(c.registry.get('local'), objects as KubernetesObject[]);
     const t = Date.now();
-    await waitForReady(c.observer, { cluster: 'local', namespace, name: NAME }, { timeoutMs: 300_000, pollMs: 500 });
-    const { jid } = await waitFor('the job running', async () => {
-      const j = await jobState(c).catch(() => undefined);
-      return j?.running ? j : undefined;
-    }, { timeoutMs: 300_000, intervalMs: 1000 });
-    log(`${variant}: cluster READY and job RUNNING in ${s(Date.now() - t)} s; filling ${S.stateMiB} MiB of state (${KEYS} keys × ${S.stateBytesPerKey} B)`);
-    const full = await waitFor('the state filled and checkpointed', async () => {
-      checkGo();
-      const cp = (await checkpoints(c, jid)).latest.completed;
-      return cp && cp.state_size >= S.stateMiB * 1024 * 1024 * 0.95 ? cp : undefined;
-    }, { timeoutMs: 900_000, intervalMs: 2000 });
-    log(`${variant}: checkpoint ${full.id}: full size ${mb(full.state_size)} MB, uploaded ${mb(full.checkpointed_size)} MB, ${s(full.end_to_end_duration)} s`);
+    await waitForReady(
+      c.observer,
+      { cluster: 'local', namespace, name: NAME },
+      { timeoutMs: 300_000, pollMs: 500 },
+    );
+    const { jid } = await waitFor(
+      'the job running',
+      async () => {
+        const j = await jobState(c).catch(() => undefined);
+        return j?.running ? j : undefined;
+      },
+      { timeoutMs: 300_000, intervalMs: 1000 },
+    );
+    log(
+      `${variant}: cluster READY and job RUNNING in ${s(Date.now() - t)} s; filling ${S.stateMiB} MiB of state (${KEYS} keys × ${S.stateBytesPerKey} B)`,
+    );
+    const full = await waitFor(
+      'the state filled and checkpointed',
+      async () => {
+        checkGo();
+        const cp = (await checkpoints(c, jid)).latest.completed;
+        return cp && cp.state_size >= S.stateMiB * 1024 * 1024 * 0.95
+          ? cp
+          : undefined;
+      },
+      { timeoutMs: 900_000, intervalMs: 2000 },
+    );
+    log(
+      `${variant}: checkpoint ${full.id}: full size ${mb(full.state_size)} MB, uploaded ${mb(full.checkpointed_size)} MB, ${s(full.end_to_end_duration)} s`,
+    );
     for (const failure of S.failures) {
       for (let r = 1; r <= S.runs; r++) {
         checkGo();
@@ -500,7 +771,9 @@ async function runVariant(base: Omit<Ctx, 'namespace'>, variant: string, out: Me
       }
     }
   } finally {
-    await dropNamespace(base.plane, namespace).catch(e => log(`cleanup of ${namespace}: ${e.message}`));
+    await dropNamespace(base.plane, namespace).catch(e =>
+      log(`cleanup of ${namespace}: ${e.message}`),
+    );
   }
 }
 
@@ -520,8 +793,15 @@ interface PodStart {
   replacementReadyMs?: number;
 }
 
-async function podStart(base: Omit<Ctx, 'namespace'>, kind: 'StatefulSet' | 'Deployment', replicas: number): Promise<PodStart> {
-  const namespace = await freshNamespace(base.plane, `start-${kind === 'StatefulSet' ? 'sts' : 'dep'}`);
+async function podStart(
+  base: Omit<Ctx, 'namespace'>,
+  kind: 'StatefulSet' | 'Deployment',
+  replicas: number,
+): Promise<PodStart> {
+  const namespace = await freshNamespace(
+    base.plane,
+    `start-${kind === 'StatefulSet' ? 'sts' : 'dep'}`,
+  );
   const c: Ctx = { ...base, namespace };
   const r: PodStart = { kind, replicas };
   try {
@@ -539,19 +819,33 @@ async function podStart(base: Omit<Ctx, 'namespace'>, kind: 'StatefulSet' | 'Dep
       },
     } as ClusterSpecInput);
     const t0 = Date.now();
-    await applyCluster(c.registry.get('local'), renderCluster(spec) as KubernetesObject[]);
-    const seen = new Map<string, { created: number; started?: number; ready?: number }>();
-    await waitFor('TaskManagers Ready', async () => {
-      const pods = await tmPods(c);
-      for (const p of pods) {
-        const e = seen.get(p.metadata.uid!) ?? { created: Date.now() - t0 };
-        const cs = p.status?.containerStatuses?.[0];
-        if (cs?.state?.running) e.started ??= Date.now() - t0;
-        if (cs?.ready) e.ready ??= Date.now() - t0;
-        seen.set(p.metadata.uid!, e);
-      }
-      return pods.length === replicas && [...seen.values()].filter(e => e.ready !== undefined).length >= replicas;
-    }, { timeoutMs: 300_000, intervalMs: 200 });
+    await applyCluster(
+      c.registry.get('local'),
+      renderCluster(spec) as KubernetesObject[],
+    );
+    const seen = new Map<
+      string,
+      { created: number; started?: number; ready?: number }
+    >();
+    await waitFor(
+      'TaskManagers Ready',
+      async () => {
+        const pods = await tmPods(c);
+        for (const p of pods) {
+          const e = seen.get(p.metadata.uid!) ?? { created: Date.now() - t0 };
+          const cs = p.status?.containerStatuses?.[0];
+          if (cs?.state?.running) e.started ??= Date.now() - t0;
+          if (cs?.ready) e.ready ??= Date.now() - t0;
+          seen.set(p.metadata.uid!, e);
+        }
+        return (
+          pods.length === replicas &&
+          [...seen.values()].filter(e => e.ready !== undefined).length >=
+            replicas
+        );
+      },
+      { timeoutMs: 300_000, intervalMs: 200 },
+    );
     const v = [...seen.values()];
     r.allStartedMs = Math.max(...v.map(e => e.started ?? NaN));
     r.allReadyMs = Math.max(...v.map(e => e.ready ?? NaN));
@@ -560,17 +854,38 @@ async function podStart(base: Omit<Ctx, 'namespace'>, kind: 'StatefulSet' | 'Dep
     // Terminating: delete one TM pod (default grace period), time until it is gone and its replacement Ready.
     const victim = (await tmPods(c))[0];
     const t1 = Date.now();
-    await c.plane.client.delete(`/api/v1/namespaces/${namespace}/pods/${victim.metadata.name}`);
-    await waitFor('the replacement Ready', async () => {
-      const pods = await tmPods(c);
-      if (r.terminatingMs === undefined && !pods.some(p => p.metadata.uid === victim.metadata.uid)) r.terminatingMs = Date.now() - t1;
-      const fresh = pods.find(p => p.metadata.uid !== victim.metadata.uid && !seen.has(p.metadata.uid!));
-      if (fresh?.status?.containerStatuses?.[0]?.ready) r.replacementReadyMs ??= Date.now() - t1;
-      return r.terminatingMs !== undefined && r.replacementReadyMs !== undefined;
-    }, { timeoutMs: 180_000, intervalMs: 200 });
-    log(`pod start ${kind} ×${replicas}: all started ${s(r.allStartedMs)} s, all Ready ${s(r.allReadyMs)} s; one pod deleted: Terminating ${s(r.terminatingMs)} s, replacement Ready ${s(r.replacementReadyMs)} s`);
+    await c.plane.client.delete(
+      `/api/v1/namespaces/${namespace}/pods/${victim.metadata.name}`,
+    );
+    await waitFor(
+      'the replacement Ready',
+      async () => {
+        const pods = await tmPods(c);
+        if (
+          r.terminatingMs === undefined &&
+          !pods.some(p => p.metadata.uid === victim.metadata.uid)
+        )
+          r.terminatingMs = Date.now() - t1;
+        const fresh = pods.find(
+          p =>
+            p.metadata.uid !== victim.metadata.uid &&
+            !seen.has(p.metadata.uid!),
+        );
+        if (fresh?.status?.containerStatuses?.[0]?.ready)
+          r.replacementReadyMs ??= Date.now() - t1;
+        return (
+          r.terminatingMs !== undefined && r.replacementReadyMs !== undefined
+        );
+      },
+      { timeoutMs: 180_000, intervalMs: 200 },
+    );
+    log(
+      `pod start ${kind} ×${replicas}: all started ${s(r.allStartedMs)} s, all Ready ${s(r.allReadyMs)} s; one pod deleted: Terminating ${s(r.terminatingMs)} s, replacement Ready ${s(r.replacementReadyMs)} s`,
+    );
   } finally {
-    await dropNamespace(base.plane, namespace).catch(e => log(`cleanup of ${namespace}: ${e.message}`));
+    await dropNamespace(base.plane, namespace).catch(e =>
+      log(`cleanup of ${namespace}: ${e.message}`),
+    );
   }
   return r;
 }
@@ -601,17 +916,23 @@ function tables(ms: Measurement[], starts: PodStart[]): string[] {
       if (!cell.length) continue;
       const last = cell[cell.length - 1];
       lines.push(
-        `| ${v} | ${f} | ${cell.length} | ${stats(cell.map(m => m.jobRunningMs))} | ${stats(cell.map(m => m.tmRegisteredMs))} | ${stats(cell.map(m => (m.containerStartedMs ?? NaN) - (m.podCreatedMs ?? NaN)))} | ${stats(cell.map(m => m.terminatingMs))} | ${statsMB(cell.map(m => m.remoteBytes))} | ${last.restoreKinds.join(' ') || '—'} | ${stats(cell.map(m => m.replayedRecords === undefined ? undefined : m.replayedRecords * 1000)).replace(/\.0/g, '')} |`,
+        `| ${v} | ${f} | ${cell.length} | ${stats(cell.map(m => m.jobRunningMs))} | ${stats(cell.map(m => m.tmRegisteredMs))} | ${stats(cell.map(m => (m.containerStartedMs ?? NaN) - (m.podCreatedMs ?? NaN)))} | ${stats(cell.map(m => m.terminatingMs))} | ${statsMB(cell.map(m => m.remoteBytes))} | ${last.restoreKinds.join(' ') || '—'} | ${stats(cell.map(m => (m.replayedRecords === undefined ? undefined : m.replayedRecords * 1000))).replace(/\.0/g, '')} |`,
       );
     }
   }
-  lines.push('', 'Cells: min / median / max. Times from the failure (the SIGKILL, the delete call, the kubelet stop).');
+  lines.push(
+    '',
+    'Cells: min / median / max. Times from the failure (the SIGKILL, the delete call, the kubelet stop).',
+  );
   if (starts.length) {
     lines.push(
       '',
       '| TM workload | replicas | apply → all TM containers running (s) | apply → all TMs Ready (s) | pod created → running, median (s) | one pod deleted: Terminating (s) | → replacement Ready (s) |',
       '| --- | --- | --- | --- | --- | --- | --- |',
-      ...starts.map(p => `| ${p.kind} | ${p.replicas} | ${s(p.allStartedMs)} | ${s(p.allReadyMs)} | ${s(p.createdToStartedMs)} | ${s(p.terminatingMs)} | ${s(p.replacementReadyMs)} |`),
+      ...starts.map(
+        p =>
+          `| ${p.kind} | ${p.replicas} | ${s(p.allStartedMs)} | ${s(p.allReadyMs)} | ${s(p.createdToStartedMs)} | ${s(p.terminatingMs)} | ${s(p.replacementReadyMs)} |`,
+      ),
     );
   }
   return lines;
@@ -632,7 +953,12 @@ async function machineText(): Promise<string> {
   return `${os.hostname()}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${os.release()}, Node ${process.version}`;
 }
 
-function writeResults(ms: Measurement[], starts: PodStart[], machine: string, partial: string | undefined) {
+function writeResults(
+  ms: Measurement[],
+  starts: PodStart[],
+  machine: string,
+  partial: string | undefined,
+) {
   const text = [
     '# Recovery benchmark: latest run',
     '',
@@ -671,17 +997,29 @@ async function main() {
   for (const l of settingsText(machine)) log(`  ${l}`);
   if (S.dryRun) {
     for (const v of S.variants) {
-      const objects = withRemoteStorage(renderCluster(parseClusterSpec(specInput(v, 'bench-dry-run'))) as any[], '/tmp/remote');
+      const objects = withRemoteStorage(
+        renderCluster(parseClusterSpec(specInput(v, 'bench-dry-run'))) as any[],
+        '/tmp/remote',
+      );
       const file = path.join(os.tmpdir(), `bench-recovery-${v}.json`);
       fs.writeFileSync(file, JSON.stringify(objects, null, 1));
-      const tm = objects.find(o => ["StatefulSet", "Deployment"].includes(o.kind) && o.metadata.labels?.component === "taskmanager");
-      log(`dry run ${v}: ${objects.length} objects (${objects.map(o => o.kind).join(', ')}); TM ${tm.kind}, args ${JSON.stringify(tm.spec.template.spec.containers[0].args)}; written to ${file}`);
+      const tm = objects.find(
+        o =>
+          ['StatefulSet', 'Deployment'].includes(o.kind) &&
+          o.metadata.labels?.component === 'taskmanager',
+      );
+      log(
+        `dry run ${v}: ${objects.length} objects (${objects.map(o => o.kind).join(', ')}); TM ${tm.kind}, args ${JSON.stringify(tm.spec.template.spec.containers[0].args)}; written to ${file}`,
+      );
     }
     return;
   }
   if (S.goFile) {
     log(`waiting for ${S.goFile} (the machine's real node is shared)`);
-    await waitFor(`${S.goFile}`, () => fs.existsSync(S.goFile!), { timeoutMs: 24 * 3600_000, intervalMs: 5000 });
+    await waitFor(`${S.goFile}`, () => fs.existsSync(S.goFile!), {
+      timeoutMs: 24 * 3600_000,
+      intervalMs: 5000,
+    });
   }
   const remote = await startRemote();
   let plane: ControlPlane | undefined;
@@ -694,7 +1032,12 @@ async function main() {
   process.once('SIGINT', onSignal);
   try {
     log('starting the control plane with a real node (flink 2.2 images)');
-    plane = await startControlPlane({ nodes: 1, realNode: { flinkVersions: [S.flinkVersion] }, log: l => log(`  plane: ${l}`), readyTimeoutMs: 180_000 });
+    plane = await startControlPlane({
+      nodes: 1,
+      realNode: { flinkVersions: [S.flinkVersion] },
+      log: l => log(`  plane: ${l}`),
+      readyTimeoutMs: 180_000,
+    });
     const registry = registryFor(plane);
     const observer = new FlinkObserver({ registry });
     const base = { plane, registry, observer, remote };
@@ -713,11 +1056,16 @@ async function main() {
       observer.close();
     }
   } catch (error) {
-    partial = error instanceof Stop ? error.message : `failed: ${(error as Error).message.split('\n')[0]}`;
+    partial =
+      error instanceof Stop
+        ? error.message
+        : `failed: ${(error as Error).message.split('\n')[0]}`;
     log(`stopped early: ${(error as Error).stack ?? error}`);
   } finally {
     const table = tables(ms, starts);
-    process.stdout.write(`\n${summaryLines(ms).join('\n')}\n\n${table.join('\n')}\n\n`);
+    process.stdout.write(
+      `\n${summaryLines(ms).join('\n')}\n\n${table.join('\n')}\n\n`,
+    );
     if (ms.length || starts.length) writeResults(ms, starts, machine, partial);
     await plane?.stop().catch(e => log(`stopping the plane: ${e.message}`));
     await remote.stop();
