@@ -101,6 +101,7 @@ describe('fault helpers', () => {
     expect(events.items[0]).toMatchObject({
       type: 'Warning',
       involvedObject: { kind: 'Pod', name: 'mounter' },
+      count: 3,
     });
   });
 });

@@ -196,7 +196,10 @@ export class Faults {
     );
   }
 
-  /** Emits the Warning event a kubelet sends when a volume cannot be mounted. */
+  /**
+   * Emits the Warning event a kubelet sends when a volume cannot be mounted, as it stands after
+   * the kubelet's retries (count 3): a mount that keeps failing, not a one-off.
+   */
   async failedMount(
     namespace: string,
     podName: string,
@@ -209,6 +212,7 @@ export class Faults {
       'FailedMount',
       message ??
         'MountVolume.SetUp failed for volume "data" : mount failed: exit status 32',
+      3,
     );
   }
 
@@ -257,6 +261,7 @@ export class Faults {
     pod: KubeObject,
     reason: string,
     message: string,
+    count = 1,
   ) {
     const name = `${pod.metadata.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 1e6).toString(16)}`;
     return this.client.create(`/api/v1/namespaces/${namespace}/events`, {
@@ -279,7 +284,7 @@ export class Faults {
       reportingInstance: pod.spec.nodeName ?? '',
       firstTimestamp: now(),
       lastTimestamp: now(),
-      count: 1,
+      count,
     });
   }
 }

@@ -79,15 +79,22 @@ async function deploy(input: Partial<ClusterSpecInput>) {
   return spec;
 }
 
-/** READY in the observer, with the cluster's pods and events in the message when it is not. */
+/**
+ * READY in the observer (the JobManager's REST answers), then every TaskManager registered; the
+ * cluster's pods and events in the message when it does not get there.
+ */
 async function ready(timeoutMs = 180_000): Promise<FlinkClusterStatus> {
   try {
-    return await waitForReady(observer, ref(), { timeoutMs, pollMs: 500 });
+    await waitForReady(observer, ref(), { timeoutMs, pollMs: 500 });
   } catch (error) {
     throw new Error(
       `${(error as Error).message}\n${await describeNamespace()}`,
     );
   }
+  return statusWhere(
+    'every TaskManager registered',
+    s => condition(s, 'TaskManagersRegistered')?.status === 'True',
+  );
 }
 
 async function statusWhere(

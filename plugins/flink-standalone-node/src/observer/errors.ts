@@ -83,23 +83,42 @@ function podErrors(
       : [];
   });
   // Mount failures are only reported as events, and stay in the event list after they clear.
-  const fromVolumes = isPodReady(pod)
+  const volumeEvents = isPodReady(pod)
     ? []
-    : latestByReason(
-        events.filter(
-          e =>
-            e.type === 'Warning' &&
-            VOLUME_EVENT_ERRORS.has(e.reason ?? '') &&
-            isAbout(e, 'Pod', name, pod.metadata?.uid),
-        ),
-      ).map(e => ({
-        reason: e.reason as ClusterErrorReason,
-        message: `${where}: ${e.message ?? e.reason}`,
-        component,
-        object: objectRef('Pod', name),
-        pod: name,
-      }));
+    : events.filter(
+        e =>
+          e.type === 'Warning' &&
+          VOLUME_EVENT_ERRORS.has(e.reason ?? '') &&
+          isAbout(e, 'Pod', name, pod.metadata?.uid),
+      );
+  const fromVolumes = latestByReason(volumeEvents)
+    .filter(
+      e => timesReported(volumeEvents, e.reason) >= REPEATED_MOUNT_FAILURES,
+    )
+    .map(e => ({
+      reason: e.reason as ClusterErrorReason,
+      message: `${where}: ${e.message ?? e.reason}`,
+      component,
+      object: objectRef('Pod', name),
+      pod: name,
+    }));
   return [...fromContainers, ...fromVolumes];
+}
+
+/**
+ * A mount that fails once and then succeeds is normal (e.g. the kubelet's ConfigMap cache not yet
+ * synced for a pod just bound to it); one that keeps failing is retried within seconds (backoff from
+ * 0.5 s) and reported again. Counted from events only, so the status does not depend on the clock.
+ */
+const REPEATED_MOUNT_FAILURES = 2;
+
+function timesReported(
+  events: CoreV1Event[],
+  reason: string | undefined,
+): number {
+  return events
+    .filter(e => e.reason === reason)
+    .reduce((total, e) => total + Math.max(e.count ?? 1, 1), 0);
 }
 
 /** OOMKilled explains a CrashLoopBackOff better than the back-off itself does. */

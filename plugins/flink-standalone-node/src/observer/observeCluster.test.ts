@@ -378,7 +378,7 @@ describe('observeCluster: ERROR and its reasons', () => {
       error: { pod: 'orders-0', container: 'fetch-job-jar' },
     },
     {
-      title: 'FailedMount on a pod that is not Ready',
+      title: 'FailedMount, reported again, on a pod that is not Ready',
       snapshot: scenario({
         faults: { 'orders-taskmanager-1': containerCreating },
         events: [
@@ -388,6 +388,7 @@ describe('observeCluster: ERROR and its reasons', () => {
             reason: 'FailedMount',
             message:
               'MountVolume.SetUp failed for volume "data" : mount failed: exit status 32',
+            count: 3,
           }),
         ],
       }),
@@ -411,6 +412,7 @@ describe('observeCluster: ERROR and its reasons', () => {
             reason: 'FailedAttachVolume',
             message:
               'AttachVolume.Attach failed for volume "pvc-data-orders-taskmanager-0" : rpc error: code = Internal',
+            count: 2,
           }),
         ],
       }),
@@ -514,6 +516,7 @@ describe('observeCluster: ERROR and its reasons', () => {
             name: 'orders-taskmanager-1',
             reason: 'FailedMount',
             message: 'timed out',
+            count: 3,
           }),
         ],
       }),
@@ -530,6 +533,23 @@ describe('observeCluster: ERROR and its reasons', () => {
             uid: 'uid-gone',
             reason: 'FailedMount',
             message: 'timed out',
+            count: 3,
+          }),
+        ],
+      }),
+    },
+    {
+      title:
+        'a single FailedMount of a pod still starting (the kubelet retries, and the next try mounts)',
+      snapshot: scenario({
+        faults: { 'orders-taskmanager-1': containerCreating },
+        events: [
+          event({
+            kind: 'Pod',
+            name: 'orders-taskmanager-1',
+            reason: 'FailedMount',
+            message:
+              'MountVolume.SetUp failed for volume "flink-config-volume" : failed to sync configmap cache: timed out waiting for the condition',
           }),
         ],
       }),
