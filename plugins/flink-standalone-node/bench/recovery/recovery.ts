@@ -549,14 +549,18 @@ async function measure(
   } else if (failure === 'delete') {
     await client.delete(`/api/v1/namespaces/${c.namespace}/pods/${victimName}`);
   } else {
-    await kill(c, victim);
-    await client.delete(
-      `/api/v1/namespaces/${c.namespace}/pods/${victimName}`,
-      { gracePeriodSeconds: 0 },
-    );
-    oldGoneAt = Date.now();
-    await sleep(S.nodeDownS * 1000);
-    await c.plane.realNode!.startKubelet();
+    try {
+      await kill(c, victim);
+      await client.delete(
+        `/api/v1/namespaces/${c.namespace}/pods/${victimName}`,
+        { gracePeriodSeconds: 0 },
+      );
+      oldGoneAt = Date.now();
+      await sleep(S.nodeDownS * 1000);
+    } finally {
+      // The node comes back whatever happened (a run that stops here must not leave it away).
+      await c.plane.realNode!.startKubelet();
+    }
     nodeBackAt = Date.now();
   }
 
