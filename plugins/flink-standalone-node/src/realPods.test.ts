@@ -208,7 +208,13 @@ describe('rendered clusters on the real node', () => {
       slotsTotal: 2,
     });
     expect(status.flink.version).toMatch(/^1\.20\./);
-    expect(status.jobManager?.replicas).toMatchObject({ desired: 2, ready: 2 });
+    // The standby is Ready too (its REST endpoint answers and redirects to the leader).
+    await statusWhere(
+      'both JobManagers Ready',
+      s =>
+        s.jobManager?.replicas.ready === 2 &&
+        s.jobManager.replicas.desired === 2,
+    );
     // Kubernetes HA elected a leader through its ConfigMap, under the cluster's own id.
     const leader = await waitFor<KubeObject>(
       'the HA leader ConfigMap',
@@ -325,34 +331,61 @@ const restoreLines = (log: string) =>
     .filter(line => line.includes('Starting to restore from state handle'));
 const LOCAL_STATE_HANDLE = /\/localState\/aid_/;
 
+/** A cluster running the keyed-counter job, with at least two completed checkpoints. */
+async function checkpointedJob(taskManager: ClusterSpecInput['taskManager']) {
+  await deploy({
+    image: 'flink:2.2-examples',
+    mode: 'application',
+    job: KEYED_COUNTER_JOB,
+    taskManager,
+  });
+  await ready();
+  const { jid } = await runningJob('the job running');
+  await waitFor(
+    'two completed checkpoints',
+    async () => (await checkpoints(jid)).counts.completed >= 2,
+    { timeoutMs: 60_000, intervalMs: 1000 },
+  );
+  return { jid, restoredBefore: (await checkpoints(jid)).counts.restored };
+}
+
+/** After a failure: the job restored from a checkpoint once more, and runs again. */
+async function restoredAgain(jid: string, restoredBefore: number) {
+  await waitFor(
+    'the job restored from a checkpoint again',
+    async () => (await checkpoints(jid)).counts.restored > restoredBefore,
+    { timeoutMs: 120_000, intervalMs: 1000 },
+  );
+  await runningJob('the job running again after the TaskManager restart');
+}
+
+/** The restore lines a TaskManager logged, once it logged any (its subtask restored). */
+function restoreLinesOf(podName: string): Promise<string[]> {
+  return waitFor(
+    `restore lines in the log of ${podName}`,
+    async () => {
+      const lines = restoreLines(await logOf(podName));
+      return lines.length > 0 && lines;
+    },
+    { timeoutMs: 60_000, intervalMs: 1000 },
+  );
+}
+
+const claimOf = (p: KubeObject): string | undefined =>
+  p.spec.volumes.find((v: any) => v.persistentVolumeClaim)
+    ?.persistentVolumeClaim.claimName;
+
 describe('local recovery on the real node', () => {
   it('a deleted TaskManager comes back on its claim, as the same resource id, and restores from local state', async () => {
-    await deploy({
-      image: 'flink:2.2-examples',
-      mode: 'application',
-      job: KEYED_COUNTER_JOB,
-      // One slot per TaskManager: each subtask's local state is its slot's (see the README).
-      taskManager: {
-        replicas: 2,
-        slots: 1,
-        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
-      },
+    // One slot per TaskManager: each subtask's local state is its slot's (see the README).
+    const { jid, restoredBefore } = await checkpointedJob({
+      replicas: 2,
+      slots: 1,
+      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
     });
-    await ready();
-    const { jid } = await runningJob('the job running');
-    await waitFor(
-      'two completed checkpoints',
-      async () => (await checkpoints(jid)).counts.completed >= 2,
-      {
-        timeoutMs: 60_000,
-        intervalMs: 1000,
-      },
-    );
     const victim = `${NAME}-taskmanager-1`;
     const before = await pod(victim);
-    const claim = before.spec.volumes.find((v: any) => v.persistentVolumeClaim)
-      ?.persistentVolumeClaim.claimName;
-    expect(claim).toBe(`flink-data-${victim}`);
+    expect(claimOf(before)).toBe(`flink-data-${victim}`);
 
     await plane().client.delete(
       `/api/v1/namespaces/${namespace}/pods/${victim}`,
@@ -367,78 +400,40 @@ describe('local recovery on the real node', () => {
       },
       { timeoutMs: 60_000 },
     );
-    expect(
-      after.spec.volumes.find((v: any) => v.persistentVolumeClaim)
-        ?.persistentVolumeClaim.claimName,
-    ).toBe(claim);
-    await runningJob('the job running again after the TaskManager restart');
-    await waitFor(
-      'a restore from a checkpoint',
-      async () => (await checkpoints(jid)).latest.restored?.id,
-      {
-        timeoutMs: 60_000,
-        intervalMs: 1000,
-      },
-    );
+    expect(claimOf(after)).toBe(claimOf(before));
+    await restoredAgain(jid, restoredBefore);
     const taskManagers = await flinkRest<{ taskmanagers: { id: string }[] }>(
       '/taskmanagers',
     );
     expect(taskManagers.taskmanagers.map(tm => tm.id)).toContain(victim);
 
     // Flink's own account: the restarted TaskManager read its subtask's state from the claim.
-    const restored = restoreLines(await logOf(victim));
-    expect(restored.length).toBeGreaterThan(0);
+    const restored = await restoreLinesOf(victim);
     expect(restored.every(line => LOCAL_STATE_HANDLE.test(line))).toBe(true);
   });
 
   it('the same failure with Deployment TaskManagers (ephemeral volumes) restores from the checkpoint, not locally', async () => {
-    await deploy({
-      image: 'flink:2.2-examples',
-      mode: 'application',
-      job: KEYED_COUNTER_JOB,
-      taskManager: {
-        workload: 'Deployment',
-        replicas: 2,
-        slots: 1,
-        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
-      },
+    const { jid, restoredBefore } = await checkpointedJob({
+      workload: 'Deployment',
+      replicas: 2,
+      slots: 1,
+      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
     });
-    await ready();
-    const { jid } = await runningJob('the job running');
-    await waitFor(
-      'two completed checkpoints',
-      async () => (await checkpoints(jid)).counts.completed >= 2,
-      {
-        timeoutMs: 60_000,
-        intervalMs: 1000,
-      },
-    );
-    const pods = await plane().client.list(
-      `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
-    );
-    const victim = pods.items[0].metadata.name!;
+    const taskManagerPods = () =>
+      plane().client.list(
+        `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
+      );
+    const pods = await taskManagerPods();
     await plane().client.delete(
-      `/api/v1/namespaces/${namespace}/pods/${victim}`,
+      `/api/v1/namespaces/${namespace}/pods/${pods.items[0].metadata.name}`,
     );
-    await waitFor(
-      'a restore from a checkpoint',
-      async () => (await checkpoints(jid)).latest.restored?.id,
-      {
-        timeoutMs: 120_000,
-        intervalMs: 1000,
-      },
-    );
-    await runningJob('the job running again after the TaskManager restart');
+    await restoredAgain(jid, restoredBefore);
     // The replacement is a new pod (new name, new resource id, a new empty volume).
-    const now = await plane().client.list(
-      `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
-    );
-    const replacement = now.items.find(
+    const replacement = (await taskManagerPods()).items.find(
       p => !pods.items.some(old => old.metadata.name === p.metadata.name),
     );
     expect(replacement).toBeDefined();
-    const restored = restoreLines(await logOf(replacement!.metadata.name!));
-    expect(restored.length).toBeGreaterThan(0);
+    const restored = await restoreLinesOf(replacement!.metadata.name!);
     expect(restored.some(line => LOCAL_STATE_HANDLE.test(line))).toBe(false);
   });
 });
