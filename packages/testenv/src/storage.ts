@@ -32,7 +32,7 @@ export interface RealNodeStorage {
   isRealNodeNamespace(namespace: KubeObject): boolean;
 }
 
-function storageClass(
+function storageClassObject(
   name: string,
   mode: 'Immediate' | 'WaitForFirstConsumer',
   reclaimPolicy: 'Delete' | 'Retain',
@@ -56,14 +56,14 @@ function storageClass(
 }
 
 const STORAGE_CLASSES = [
-  storageClass(IMMEDIATE_STORAGE_CLASS, 'Immediate', 'Delete', true),
-  storageClass(
+  storageClassObject(IMMEDIATE_STORAGE_CLASS, 'Immediate', 'Delete', true),
+  storageClassObject(
     WAIT_FOR_FIRST_CONSUMER_STORAGE_CLASS,
     'WaitForFirstConsumer',
     'Delete',
     false,
   ),
-  storageClass(RETAIN_STORAGE_CLASS, 'Immediate', 'Retain', false),
+  storageClassObject(RETAIN_STORAGE_CLASS, 'Immediate', 'Retain', false),
 ];
 
 export async function createStorageClasses(client: KubeClient): Promise<void> {

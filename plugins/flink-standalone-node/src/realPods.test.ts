@@ -79,6 +79,9 @@ async function deploy(input: Partial<ClusterSpecInput>) {
   return spec;
 }
 
+const condition = (status: FlinkClusterStatus, type: string) =>
+  status.conditions.find(c => c.type === type);
+
 /**
  * READY in the observer (the JobManager's REST answers), then every TaskManager registered; the
  * cluster's pods and events in the message when it does not get there.
@@ -136,9 +139,6 @@ async function describeNamespace(): Promise<string> {
     '\n',
   );
 }
-
-const condition = (status: FlinkClusterStatus, type: string) =>
-  status.conditions.find(c => c.type === type);
 
 async function pod(name: string): Promise<KubeObject> {
   return plane().client.get(`/api/v1/namespaces/${namespace}/pods/${name}`);

@@ -60,6 +60,22 @@ export function componentErrors(
   ];
 }
 
+/**
+ * A mount that fails once and then succeeds is normal (e.g. the kubelet's ConfigMap cache not yet
+ * synced for a pod just bound to it); one that keeps failing is retried within seconds (backoff from
+ * 0.5 s) and reported again. Counted from events only, so the status does not depend on the clock.
+ */
+const REPEATED_MOUNT_FAILURES = 2;
+
+function timesReported(
+  events: CoreV1Event[],
+  reason: string | undefined,
+): number {
+  return events
+    .filter(e => e.reason === reason)
+    .reduce((total, e) => total + Math.max(e.count ?? 1, 1), 0);
+}
+
 function podErrors(
   component: FlinkComponent,
   pod: V1Pod,
@@ -103,22 +119,6 @@ function podErrors(
       pod: name,
     }));
   return [...fromContainers, ...fromVolumes];
-}
-
-/**
- * A mount that fails once and then succeeds is normal (e.g. the kubelet's ConfigMap cache not yet
- * synced for a pod just bound to it); one that keeps failing is retried within seconds (backoff from
- * 0.5 s) and reported again. Counted from events only, so the status does not depend on the clock.
- */
-const REPEATED_MOUNT_FAILURES = 2;
-
-function timesReported(
-  events: CoreV1Event[],
-  reason: string | undefined,
-): number {
-  return events
-    .filter(e => e.reason === reason)
-    .reduce((total, e) => total + Math.max(e.count ?? 1, 1), 0);
 }
 
 /** OOMKilled explains a CrashLoopBackOff better than the back-off itself does. */
