@@ -47,6 +47,14 @@ const EXAMPLE_CLUSTERS: {
       namespace: 'flink-demo',
       component: 'local-flink-demo',
       flinkVersion: '2.2',
+      // A running job with keyed state and checkpoints: the project's example job, in the image.
+      image: 'flink:2.2-examples',
+      mode: 'application',
+      job: {
+        jarURI: 'local:///opt/flink/usrlib/keyed-counter-job.jar',
+        entryClass: 'flinkstandalone.examples.KeyedCounterJob',
+        parallelism: 4,
+      },
       jobManager: SMALL.jobManager,
       taskManager: {
         ...SMALL.taskManager,

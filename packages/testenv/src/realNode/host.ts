@@ -7,6 +7,9 @@ import path from 'node:path';
  * so that it also runs from an exit handler and from `k8s:down` after a crash.
  */
 
+/** One real node per machine: the pid of the process that runs it. */
+export const REAL_NODE_LOCK_FILE = '/run/flink-standalone-real-node.pid';
+
 /** The CNI bridge of the real node's pods. */
 export const BRIDGE = 'fsbr0';
 /** Pod addresses on the real node (host-local IPAM on the bridge). */
@@ -242,9 +245,28 @@ export function cleanUpRealNodeHost(options: {
   unmountAll(options.workDir);
   tearDownHostNetwork(options.network);
   removeFixedNodePaths(options.workDir);
+  releaseRealNodeLock();
   // containerd 1.6 puts shim sockets under /run/containerd whatever its state dir is; another
   // containerd on the machine may still use the folder.
   if (processesMentioning('containerd --config').length === 0) {
     fs.rmSync('/run/containerd', { recursive: true, force: true });
   }
+}
+
+/** Removes the lock when this process holds it or its holder is gone. */
+export function releaseRealNodeLock(): void {
+  let owner = 0;
+  try {
+    owner = Number(fs.readFileSync(REAL_NODE_LOCK_FILE, 'utf8'));
+  } catch {
+    return;
+  }
+  let ownerAlive = false;
+  try {
+    process.kill(owner, 0);
+    ownerAlive = owner !== process.pid;
+  } catch {
+    ownerAlive = false;
+  }
+  if (!ownerAlive) fs.rmSync(REAL_NODE_LOCK_FILE, { force: true });
 }

@@ -26,7 +26,13 @@ import {
   kubeletConfig,
   NodeLayout,
 } from './config';
-import { cleanUpRealNodeHost, HostNetwork, setUpHostNetwork } from './host';
+import {
+  cleanUpRealNodeHost,
+  HostNetwork,
+  REAL_NODE_LOCK_FILE,
+  releaseRealNodeLock,
+  setUpHostNetwork,
+} from './host';
 
 const run = promisify(execFile);
 
@@ -50,7 +56,6 @@ export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
 export const DEFAULT_NODE_FLINK_VERSIONS = ['2.2', '1.20'];
 
 const BUILD_IMAGES = packageFile('images', 'build-images.sh');
-const LOCK_FILE = '/run/flink-standalone-real-node.pid';
 
 export interface RealNodeOptions {
   /** Node name; default `real-node-0`. */
@@ -146,7 +151,7 @@ function hasCommand(name: string): boolean {
 /** One real node per machine: kubelets and containerd share fixed host paths and the bridge. */
 function takeLock(): () => void {
   try {
-    const owner = Number(fs.readFileSync(LOCK_FILE, 'utf8'));
+    const owner = Number(fs.readFileSync(REAL_NODE_LOCK_FILE, 'utf8'));
     if (owner && owner !== process.pid && isAlive(owner)) {
       throw new Error(
         `another real node is running on this machine (process ${owner}); stop it, or run "npm run k8s:down -- --all"`,
@@ -155,8 +160,8 @@ function takeLock(): () => void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.writeFileSync(LOCK_FILE, String(process.pid));
-  return () => fs.rmSync(LOCK_FILE, { force: true });
+  fs.writeFileSync(REAL_NODE_LOCK_FILE, String(process.pid));
+  return releaseRealNodeLock;
 }
 
 function isAlive(pid: number): boolean {
