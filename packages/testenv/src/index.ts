@@ -70,6 +70,12 @@ export {
 } from './realNode';
 export type { RealNode, RealNodeOptions } from './realNode';
 export { cleanUpStaleRuns } from './cleanup';
-export { createReadyPod, holds, isPodReady, simplePod } from './testHelpers';
+export {
+  createReadyPod,
+  headlessService,
+  holds,
+  isPodReady,
+  simplePod,
+} from './testHelpers';
 export { serviceAccountToken } from './serviceAccounts';
 export type { RbacManifestObject } from './serviceAccounts';

@@ -1,7 +1,7 @@
 import { KubeObject } from './kubeClient';
 import { waitFor } from './processes';
 import { createTestNamespace, useControlPlane } from './shared';
-import { isPodReady } from './testHelpers';
+import { headlessService, isPodReady } from './testHelpers';
 
 const plane = useControlPlane();
 
@@ -47,19 +47,6 @@ function statefulSet(
   };
 }
 
-function headlessService(name: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name },
-    spec: {
-      clusterIP: 'None',
-      selector: { app: name },
-      ports: [{ name: 'rpc', port: 6122 }],
-    },
-  };
-}
-
 async function createStatefulSet(
   namespace: string,
   name: string,
@@ -68,7 +55,7 @@ async function createStatefulSet(
   const { client } = plane();
   await client.create(
     `/api/v1/namespaces/${namespace}/services`,
-    headlessService(name),
+    headlessService(name, 6122),
   );
   await client.create(
     `/apis/apps/v1/namespaces/${namespace}/statefulsets`,

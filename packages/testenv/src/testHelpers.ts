@@ -28,6 +28,20 @@ export function simplePod(
   };
 }
 
+/** A headless Service for the pods labelled app=<name> (a StatefulSet's governing Service). */
+export function headlessService(name: string, port = 80): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name },
+    spec: {
+      clusterIP: 'None',
+      selector: { app: name },
+      ports: [{ name: 'port', port }],
+    },
+  };
+}
+
 export async function createReadyPod(
   client: KubeClient,
   namespace: string,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { KubeObject } from '../kubeClient';
 import { waitFor } from '../processes';
 import { createRealNodeNamespace, useControlPlane } from '../shared';
-import { isPodReady } from '../testHelpers';
+import { headlessService, isPodReady } from '../testHelpers';
 
 /**
  * The real node itself: real containers (the locally built Flink image, as the Flink user), claims
@@ -75,19 +75,6 @@ function statefulSet(
           },
         },
       ],
-    },
-  };
-}
-
-function headlessService(name: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name },
-    spec: {
-      clusterIP: 'None',
-      selector: { app: name },
-      ports: [{ name: 'x', port: 80 }],
     },
   };
 }
