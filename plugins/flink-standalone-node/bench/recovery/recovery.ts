@@ -666,7 +666,7 @@ async function measure(
     const local = last.includes('IncrementalLocalKeyedStateHandle');
     const remote = last.includes('IncrementalRemoteKeyedStateHandle');
     m.restoreKinds.push(
-      `${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${local && remote ? 'mixed' : local ? 'local' : remote ? 'remote' : '?'}`,
+      `${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${restoreSource(local, remote)}`,
     );
   }
   const jm = (
@@ -1082,3 +1082,11 @@ main().catch(error => {
   process.stderr.write(`${error.stack ?? error}\n`);
   process.exit(1);
 });
+
+/** Where a TaskManager's restore read its state from, by what its log said. */
+function restoreSource(local: boolean, remote: boolean): string {
+  if (local && remote) return 'mixed';
+  if (local) return 'local';
+  if (remote) return 'remote';
+  return '?';
+}
