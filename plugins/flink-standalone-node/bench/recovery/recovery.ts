@@ -7,7 +7,12 @@
  * three ways to run TaskManagers (A, B, C) against three failures (kill, delete, node lost).
  * Writes RESULTS.md beside this file. `--dry-run` renders the specs and exits.
  */
-import { execFile, spawn, ChildProcess } from 'node:child_process';
+import {
+  ChildProcess,
+  execFile,
+  execFileSync,
+  spawn,
+} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -220,7 +225,6 @@ function withRemoteStorage(objects: any[], hostDir: string): any[] {
         {
           name: 'remote-storage',
           mountPath: REMOTE_MOUNT,
-          mountPropagation: 'HostToContainer',
         },
       ];
     }
@@ -267,7 +271,9 @@ function statsMB(values: (number | undefined)[]): string {
 }
 
 class Stop extends Error {}
+let interrupted: string | undefined;
 function checkGo() {
+  if (interrupted) throw new Stop(`interrupted (${interrupted})`);
   if (S.goFile && !fs.existsSync(S.goFile))
     throw new Stop(`${S.goFile} is gone: the machine is needed elsewhere`);
 }
@@ -340,6 +346,15 @@ async function startRemote(): Promise<Remote> {
       timeoutMs: 15_000,
     },
   );
+  // The test environment's own signal handler exits the process: unmount whatever happens.
+  process.once('exit', () => {
+    try {
+      execFileSync('umount', ['-l', mnt], { stdio: 'ignore' });
+    } catch {
+      // already unmounted
+    }
+    child.kill('SIGTERM');
+  });
   log(
     `stand-in for S3: ${mnt} (backed by ${data}), ${S.bandwidthMBps} MB/s per direction`,
   );
@@ -428,13 +443,13 @@ async function jobState(
   const job = jobs[0];
   if (!job) return undefined;
   if (job.status !== 'RUNNING') return { jid: job.id, running: false };
-  const detail = await rest<{ vertices: { status: string }[] }>(
-    c,
-    `/jobs/${job.id}`,
-  );
+  const detail = await rest<{
+    vertices: { parallelism: number; tasks: Record<string, number> }[];
+  }>(c, `/jobs/${job.id}`);
+  // Every subtask RUNNING: a vertex's own status is RUNNING as soon as one subtask runs.
   return {
     jid: job.id,
-    running: detail.vertices.every(v => v.status === 'RUNNING'),
+    running: detail.vertices.every(v => v.tasks?.RUNNING === v.parallelism),
   };
 }
 
@@ -1030,10 +1045,12 @@ async function main() {
   const ms: Measurement[] = [];
   const starts: PodStart[] = [];
   let partial: string | undefined;
-  const onSignal = () => {
-    partial = 'interrupted';
-  };
-  process.once('SIGINT', onSignal);
+  // Ctrl-C or SIGTERM: stop at the next check, then report what was measured and clean up.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      interrupted = signal;
+      log(`${signal}: stopping after the current step`);
+    });
   try {
     log('starting the control plane with a real node (flink 2.2 images)');
     plane = await startControlPlane({
