@@ -275,7 +275,9 @@ const KEYED_COUNTER_JOB = {
 
 interface JobVertex {
   id: string;
-  status: string;
+  parallelism: number;
+  /** Subtasks per state: a vertex reads RUNNING as soon as one of them runs. */
+  tasks: Record<string, number>;
 }
 
 /** The one job of an application cluster, once every task of it runs. */
@@ -293,7 +295,7 @@ async function runningJob(
       const detail = await flinkRest<{ jid: string; vertices: JobVertex[] }>(
         `/jobs/${job.id}`,
       );
-      return detail.vertices.every(v => v.status === 'RUNNING')
+      return detail.vertices.every(v => v.tasks.RUNNING === v.parallelism)
         ? detail
         : undefined;
     },
