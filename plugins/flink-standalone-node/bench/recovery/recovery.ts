@@ -1046,11 +1046,12 @@ async function main() {
   const starts: PodStart[] = [];
   let partial: string | undefined;
   // Ctrl-C or SIGTERM: stop at the next check, then report what was measured and clean up.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => {
-      interrupted = signal;
-      log(`${signal}: stopping after the current step`);
-    });
+  const stopAfterStep = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    log(`${signal}: stopping after the current step`);
+  };
+  process.once('SIGINT', stopAfterStep);
+  process.once('SIGTERM', stopAfterStep);
   try {
     log('starting the control plane with a real node (flink 2.2 images)');
     plane = await startControlPlane({
