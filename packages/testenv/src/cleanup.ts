@@ -1,4 +1,5 @@
-import { cleanUpRun, isAlive, readRunStates, RunState } from './state';
+import { isAlive } from './processes';
+import { cleanUpRun, readRunStates, RunState } from './state';
 
 /**
  * Kills what earlier runs left behind and removes their temp folders. By default only runs

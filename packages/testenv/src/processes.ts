@@ -116,6 +116,16 @@ export class ManagedProcess {
   }
 }
 
+/** Whether a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Removes a work folder unless FLINK_STANDALONE_KEEP_WORKDIR is set (to read the logs). */
 export function removeWorkDir(dir: string): void {
   if (process.env.FLINK_STANDALONE_KEEP_WORKDIR) return;

@@ -48,15 +48,6 @@ export function readRunStates(): { id: string; state: RunState }[] {
     });
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Kills the recorded process groups and removes the work folder (sync: safe in exit handlers). */
 export function cleanUpRun(id: string, state: RunState): void {
   for (const { pid } of state.processes) {

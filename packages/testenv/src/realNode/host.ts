@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from '../processes';
 
 /**
  * What a real node changes on the host, and how to undo it. Every function here is synchronous
@@ -253,20 +254,30 @@ export function cleanUpRealNodeHost(options: {
   }
 }
 
+function lockOwner(): number | undefined {
+  try {
+    return Number(fs.readFileSync(REAL_NODE_LOCK_FILE, 'utf8')) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One real node per machine: kubelets and containerd share fixed host paths and the bridge. */
+export function takeRealNodeLock(): void {
+  const owner = lockOwner();
+  if (owner && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `another real node is running on this machine (process ${owner}); stop it, or run "npm run k8s:down -- --all"`,
+    );
+  }
+  fs.writeFileSync(REAL_NODE_LOCK_FILE, String(process.pid));
+}
+
 /** Removes the lock when this process holds it or its holder is gone. */
 export function releaseRealNodeLock(): void {
-  let owner = 0;
-  try {
-    owner = Number(fs.readFileSync(REAL_NODE_LOCK_FILE, 'utf8'));
-  } catch {
-    return;
+  const owner = lockOwner();
+  if (owner === undefined) return;
+  if (owner === process.pid || !isAlive(owner)) {
+    fs.rmSync(REAL_NODE_LOCK_FILE, { force: true });
   }
-  let ownerAlive = false;
-  try {
-    process.kill(owner, 0);
-    ownerAlive = owner !== process.pid;
-  } catch {
-    ownerAlive = false;
-  }
-  if (!ownerAlive) fs.rmSync(REAL_NODE_LOCK_FILE, { force: true });
 }

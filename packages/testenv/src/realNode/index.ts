@@ -29,8 +29,8 @@ import {
 import {
   cleanUpRealNodeHost,
   HostNetwork,
-  REAL_NODE_LOCK_FILE,
   releaseRealNodeLock,
+  takeRealNodeLock,
   setUpHostNetwork,
 } from './host';
 
@@ -148,31 +148,6 @@ function hasCommand(name: string): boolean {
   }
 }
 
-/** One real node per machine: kubelets and containerd share fixed host paths and the bridge. */
-function takeLock(): () => void {
-  try {
-    const owner = Number(fs.readFileSync(REAL_NODE_LOCK_FILE, 'utf8'));
-    if (owner && owner !== process.pid && isAlive(owner)) {
-      throw new Error(
-        `another real node is running on this machine (process ${owner}); stop it, or run "npm run k8s:down -- --all"`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  fs.writeFileSync(REAL_NODE_LOCK_FILE, String(process.pid));
-  return releaseRealNodeLock;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function nodeLayout(workDir: string): NodeLayout {
   const dir = path.join(workDir, 'node');
   const layout: NodeLayout = {
@@ -264,7 +239,7 @@ export async function startRealNode(
       Boolean,
     ) ??
     DEFAULT_NODE_FLINK_VERSIONS;
-  const releaseLock = takeLock();
+  takeRealNodeLock();
   const layout = nodeLayout(plane.workDir);
   const network: HostNetwork = {
     nodeAddress: NODE_ADDRESS,
@@ -290,7 +265,7 @@ export async function startRealNode(
     await dns?.stop();
     await containerd?.stop(5000);
     cleanUpRealNodeHost(cleanup);
-    releaseLock();
+    releaseRealNodeLock();
   };
 
   try {
