@@ -5,13 +5,8 @@ import {
   createTestNamespace,
   useControlPlane,
 } from '@flink-standalone/testenv';
-import { createBackendModule } from '@backstage/backend-plugin-api';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
 import scaffolderModuleGithub from '@backstage/plugin-scaffolder-backend-module-github';
-import {
-  createTemplateAction,
-  scaffolderActionsExtensionPoint,
-} from '@backstage/plugin-scaffolder-node';
 import request from 'supertest';
 import { backendToken, clusterConfig } from './__testUtils__/backendAccess';
 import {
@@ -39,32 +34,6 @@ const CLAIM_TEMPLATES = [
   },
 ];
 
-/**
- * A stand-in for the example app's local:catalog:register action (packages/backend; the
- * end-to-end test runs the real one): it records which workspace file the template hands it.
- */
-const localRegisterInputs: unknown[] = [];
-const localRegisterStandIn = createBackendModule({
-  pluginId: 'scaffolder',
-  moduleId: 'local-register-stand-in',
-  register(reg) {
-    reg.registerInit({
-      deps: { actions: scaffolderActionsExtensionPoint },
-      async init({ actions }) {
-        actions.addActions(
-          createTemplateAction({
-            id: 'local:catalog:register',
-            supportsDryRun: true,
-            async handler(ctx) {
-              localRegisterInputs.push(ctx.input);
-            },
-          }),
-        );
-      },
-    });
-  },
-});
-
 /** The template's dry run, as the template editor asks for it. */
 const dryRun = (
   server: Parameters<typeof request>[0],
@@ -84,7 +53,6 @@ async function startScaffolder() {
       scaffolderModuleFlinkStandalone,
       // publish:github, for the repository options (it has no dry run: the runner skips it).
       scaffolderModuleGithub,
-      localRegisterStandIn,
       catalogServiceMock.factory(),
       mockServices.rootConfig.factory({
         data: { backend: { baseUrl: 'http://localhost:7007' }, ...config },
@@ -118,7 +86,7 @@ describe('the module in the real scaffolder backend', () => {
   });
 });
 
-describe('the software template, through the scaffolder dry-run endpoint', () => {
+describe('the shipped software template, through the scaffolder dry-run endpoint', () => {
   it('runs every step with the sample values and renders the expected files', async () => {
     const namespace = await createTestNamespace(plane().client, 'template');
     const { server } = await startScaffolder();
@@ -176,12 +144,14 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
       'apply',
       'publish',
       'register',
-      'register-local',
     ]);
-    // No repository: the component is registered from the workspace.
-    expect(localRegisterInputs).toEqual([
-      { catalogInfoPath: 'catalog-info.yaml' },
-    ]);
+    // Only stock actions follow ours: the files go to a repository, then the catalog reads them.
+    expect(log).toMatch(
+      /Skipping because publish:github does not support dry-run/,
+    );
+    expect(log).toMatch(
+      /Skipping because catalog:register does not support dry-run/,
+    );
     // The dry run changed nothing in the cluster.
     const { items } = await plane().client.list(
       `/apis/apps/v1/namespaces/${namespace}/statefulsets`,
@@ -236,37 +206,30 @@ describe('the software template, through the scaffolder dry-run endpoint', () =>
     const log = dryRunLog(response.body);
     expect(log).not.toMatch(/\[dry run\]/);
     expect(log).toMatch(/Skipping step apply/i);
-    // The repository steps run instead of the local registration (they have no dry run).
+    // The repository steps still run (they have no dry run).
     expect(log).toMatch(
       /Skipping because publish:github does not support dry-run/,
     );
     expect(log).toMatch(
       /Skipping because catalog:register does not support dry-run/,
     );
-    expect(log).toMatch(/Skipping step register-local/i);
   });
 
-  it('creates the cluster directly and keeps its files in a repository', async () => {
+  it('asks for a repository: the stock catalog registers components from a URL', async () => {
     const { server } = await startScaffolder();
-    localRegisterInputs.length = 0;
-    const namespace = await createTestNamespace(plane().client, 'template');
-    const values = sampleValues({
-      namespace,
-      name: 'orders-with-repo',
-      delivery: 'direct-with-repository',
-      repoUrl: 'github.com?owner=example&repo=orders-with-repo',
-    });
+    const { repoUrl, ...values } = sampleValues();
+    expect(repoUrl).toBeDefined();
     const response = await dryRun(server, values);
 
-    expect(response.status).toBe(200);
-    const log = dryRunLog(response.body);
-    expect(log).toMatch(
-      /\[dry run\] StatefulSet\/orders-with-repo-taskmanager created/,
-    );
-    expect(log).toMatch(
-      /Skipping because publish:github does not support dry-run/,
-    );
-    expect(log).toMatch(/Skipping step register-local/i);
-    expect(localRegisterInputs).toEqual([]);
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toMatch(/repoUrl/);
+  });
+
+  it('offers no delivery that needs an action a stock Backstage lacks', async () => {
+    const { server } = await startScaffolder();
+    const response = await dryRun(server, sampleValues({ delivery: 'direct' }));
+
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toMatch(/delivery/);
   });
 });

@@ -3,13 +3,20 @@ import { join, relative } from 'node:path';
 import { resolvePackagePath } from '@backstage/backend-plugin-api';
 import { parse } from 'yaml';
 
-/** The software template of this repository (examples/templates/flink-standalone-cluster). */
+/** The software template this package ships (templates/flink-standalone-cluster). */
 export const TEMPLATE_DIR = resolvePackagePath(
+  '@flink-standalone/plugin-scaffolder-backend-module-flink-standalone',
+  'templates/flink-standalone-cluster',
+);
+
+/** The example app's variant of it (examples/templates/flink-standalone-cluster). */
+export const EXAMPLE_TEMPLATE_DIR = resolvePackagePath(
   '@flink-standalone/plugin-scaffolder-backend-module-flink-standalone',
   '../../examples/templates/flink-standalone-cluster',
 );
 
-function filesUnder(dir: string): string[] {
+/** Every file under a directory, recursively. */
+export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap(entry =>
     entry.isDirectory()
       ? filesUnder(join(dir, entry.name))
