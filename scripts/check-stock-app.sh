@@ -15,7 +15,9 @@
 #    the catalog holds the shipped template; then stops the backend.
 #
 # STOCK_APP_DIR keeps the app in a directory of your choice (default: a new temporary one, removed
-# on success); STOCK_APP_PORT changes the backend port (default 17007).
+# on success); STOCK_APP_PORT changes the backend port (default 17007); STOCK_APP_REF=<commit>
+# builds the packages from a clean copy of that commit (git archive, then npm ci) instead of the
+# working tree, e.g. to check a release commit while the tree has edits in progress.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -50,11 +52,21 @@ rm -rf "$tarballs" "$app"
 mkdir -p "$tarballs"
 
 # --- 1. build and pack (the publishing commands of the README) ----------------------------------
+src="$repo"
+if [ -n "${STOCK_APP_REF:-}" ]; then
+  src="$work/repo"
+  step "a clean copy of $(git rev-parse --short "$STOCK_APP_REF") in $src, npm ci"
+  rm -rf "$src" && mkdir -p "$src"
+  git archive "$STOCK_APP_REF" | tar -x -C "$src"
+  (cd "$src" && npm ci --no-audit --no-fund >"$work/npm-ci.log" 2>&1) || { tail -n 30 "$work/npm-ci.log"; fail "npm ci in the copy"; }
+fi
+cd "$src"
 step "tsc (declarations into dist-types, which backstage-cli package build bundles)"
-tsc
+"$src/node_modules/.bin/tsc" || fail "tsc in $src"
 for p in "${packages[@]}"; do
   step "build and pack $p"
-  (cd "$p" && backstage-cli package build && npm pack --silent --pack-destination "$tarballs" >/dev/null)
+  (cd "$p" && "$src/node_modules/.bin/backstage-cli" package build && npm pack --silent --pack-destination "$tarballs" >/dev/null) ||
+    fail "build and pack $p"
 done
 ls "$tarballs"
 
