@@ -377,6 +377,9 @@ const claimOf = (p: KubeObject): string | undefined =>
   p.spec.volumes.find((v: any) => v.persistentVolumeClaim)
     ?.persistentVolumeClaim.claimName;
 
+/** A job, two checkpoints, a pod replaced and a restore: minutes on a busy 2-core machine. */
+const RESTART_AND_RESTORE_TIMEOUT_MS = 300_000;
+
 describe('local recovery on the real node', () => {
   it('a deleted TaskManager comes back on its claim, as the same resource id, and restores from local state', async () => {
     // One slot per TaskManager: each subtask's local state is its slot's (see the README).
@@ -412,7 +415,20 @@ describe('local recovery on the real node', () => {
     // Flink's own account: the restarted TaskManager read its subtask's state from the claim.
     const restored = await restoreLinesOf(victim);
     expect(restored.every(line => LOCAL_STATE_HANDLE.test(line))).toBe(true);
-  });
+
+    // The observer tells the same per TaskManager, as the tab shows it.
+    const status = await statusWhere(
+      'the observer naming where each TaskManager restored from',
+      s => s.pods.find(p => p.name === victim)?.restoredFrom !== undefined,
+    );
+    expect(status.pods.find(p => p.name === victim)?.restoredFrom).toBe(
+      'local',
+    );
+    expect(status.flink.lastRestore).toMatchObject({
+      jobId: jid,
+      savepoint: false,
+    });
+  }, RESTART_AND_RESTORE_TIMEOUT_MS);
 
   it('the same failure with Deployment TaskManagers (ephemeral volumes) restores from the checkpoint, not locally', async () => {
     const { jid, restoredBefore } = await checkpointedJob({
@@ -437,7 +453,17 @@ describe('local recovery on the real node', () => {
     expect(replacement).toBeDefined();
     const restored = await restoreLinesOf(replacement!.metadata.name!);
     expect(restored.some(line => LOCAL_STATE_HANDLE.test(line))).toBe(false);
-  });
+    const status = await statusWhere(
+      'the observer naming where the replacement restored from',
+      s =>
+        s.pods.find(p => p.name === replacement!.metadata.name)
+          ?.restoredFrom !== undefined,
+    );
+    expect(
+      status.pods.find(p => p.name === replacement!.metadata.name)
+        ?.restoredFrom,
+    ).toBe('remote');
+  }, RESTART_AND_RESTORE_TIMEOUT_MS);
 });
 
 describe('failures as the real kubelet reports them', () => {

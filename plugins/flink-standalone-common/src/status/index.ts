@@ -16,6 +16,8 @@ export type {
   ClaimRetention,
   WorkloadStatus,
   PodStatus,
+  RestoreSource,
+  JobRestore,
   ClaimPhase,
   ClaimStatus,
   RestUnreachableReason,

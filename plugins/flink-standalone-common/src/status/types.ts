@@ -150,6 +150,28 @@ export interface PodStatus {
   stuckMessage?: string;
   /** Names of the claims the pod mounts. */
   claims: string[];
+  /**
+   * TaskManager pods: where its subtasks read their state in the job's latest restore (from
+   * its log, read through Flink's REST API once per restore). Absent when no restore is known.
+   */
+  restoredFrom?: RestoreSource;
+}
+
+/**
+ * Where a TaskManager's subtasks read keyed state in a restore: `local` copies on its own
+ * volume only, `remote` checkpoint storage only, `mixed`, or `none` (nothing to restore here).
+ */
+export type RestoreSource = 'local' | 'remote' | 'mixed' | 'none';
+
+/** The latest restore of a running job from a checkpoint or savepoint. */
+export interface JobRestore {
+  jobId: string;
+  checkpointId: number;
+  /** When the JobManager began the restore (ISO). */
+  restoredAt: string;
+  savepoint: boolean;
+  /** By TaskManager resource id (the pod name): where it read its state. */
+  taskManagers: Record<string, RestoreSource>;
 }
 
 export type ClaimPhase = 'Bound' | 'Pending' | 'Lost';
@@ -198,6 +220,8 @@ export interface FlinkRestSummary {
   slotsFree?: number;
   /** Job counts by Flink job state (RUNNING, FINISHED, …). */
   jobsByState: Record<string, number>;
+  /** The latest restore of a running job, when one happened since the job started. */
+  lastRestore?: JobRestore;
 }
 
 export interface ClusterEvent {

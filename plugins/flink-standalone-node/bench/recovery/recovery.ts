@@ -35,6 +35,10 @@ import { ClusterRegistry } from '../../src/cluster/ClusterRegistry';
 import { applyCluster } from '../../src/apply/applyCluster';
 import { waitForReady } from '../../src/apply/waitForReady';
 import { FlinkObserver } from '../../src/service/FlinkObserver';
+import {
+  logTimestamp,
+  taskManagerRestoreSource,
+} from '../../src/rest/restores';
 
 const run = promisify(execFile);
 const HERE = __dirname;
@@ -582,6 +586,7 @@ async function measure(
   // Poll everything until the job runs again with a newer restore.
   let newPod: KubeObject | undefined;
   let runningSince: number | undefined;
+  let restoreTimestamp: number | undefined;
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
     const now = Date.now() - t0;
@@ -631,6 +636,7 @@ async function measure(
       if (runningSince === undefined) {
         runningSince = now;
         m.restoredCheckpoint = cp.latest.restored?.id;
+        restoreTimestamp = cp.latest.restored?.restore_timestamp;
       } else {
         m.jobRunningMs = runningSince;
         break;
@@ -652,8 +658,8 @@ async function measure(
     const line = (await logOf(c, replacement))
       .split('\n')
       .find(l => l.includes('Successful registration at resource manager'));
-    const at = line && /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3})/.exec(line);
-    if (at) m.tmRegisteredMs = Date.parse(`${at[1]}T${at[2]}.${at[3]}Z`) - t0;
+    const at = line && logTimestamp(line);
+    if (at) m.tmRegisteredMs = at - t0;
   }
   // Which checkpoint, and what it cost to replay.
   if (
@@ -669,19 +675,16 @@ async function measure(
         ((t0 - detail.trigger_timestamp) / 1000) * S.rate * S.parallelism,
       );
   }
-  // Flink's own account: RocksDB's restore line per TaskManager, the JobInitialization span.
+  // Flink's own account: each TaskManager's restore lines (read as the observer reads them),
+  // the JobInitialization span.
   await sleep(1000);
-  for (const p of await tmPods(c)) {
-    const text = await logOf(c, p.metadata.name!);
-    const lines = text
-      .split('\n')
-      .filter(l => l.includes('Starting RocksDB incremental recovery'));
-    const last = lines[lines.length - 1];
-    if (!last) continue;
-    const local = last.includes('IncrementalLocalKeyedStateHandle');
-    const remote = last.includes('IncrementalRemoteKeyedStateHandle');
+  for (const p of restoreTimestamp === undefined ? [] : await tmPods(c)) {
+    const source = taskManagerRestoreSource(
+      await logOf(c, p.metadata.name!),
+      restoreTimestamp!,
+    );
     m.restoreKinds.push(
-      `${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${restoreSource(local, remote)}`,
+      `${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${source}`,
     );
   }
   const jm = (
@@ -1100,11 +1103,3 @@ main().catch(error => {
   process.stderr.write(`${error.stack ?? error}\n`);
   process.exit(1);
 });
-
-/** Where a TaskManager's restore read its state from, by what its log said. */
-function restoreSource(local: boolean, remote: boolean): string {
-  if (local && remote) return 'mixed';
-  if (local) return 'local';
-  if (remote) return 'remote';
-  return '?';
-}

@@ -27,6 +27,7 @@ export function summarizeRest(
       slotsFree:
         overview?.slotsAvailable ?? sum(rest.taskManagers, tm => tm.freeSlots),
       jobsByState: jobsByState(rest),
+      lastRestore: rest.lastRestore,
     };
   }
   return {

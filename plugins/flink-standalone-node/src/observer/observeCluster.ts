@@ -3,6 +3,7 @@ import {
   clusterObjectNames,
   FlinkClusterStatus,
   FlinkComponent,
+  JobRestore,
   PodStatus,
   WorkloadStatus,
 } from '@flink-standalone/plugin-flink-standalone-common';
@@ -69,11 +70,13 @@ export function observeCluster(
     ),
   ];
   const [jm, tm] = components;
-  const pods = components.flatMap(c => c.pods.map(p => p.status));
+  const flink = summarizeRest(rest, jobManagerFacts(jm, nodes));
+  const pods = components.flatMap(c =>
+    c.pods.map(p => withRestoreSource(p.status, flink.lastRestore)),
+  );
   const claims = snapshot.claims
     .map(claim => summarizeClaim(claim, { workloads: components, pods }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  const flink = summarizeRest(rest, jobManagerFacts(jm, nodes));
   const errors = components.flatMap(c =>
     componentErrors(
       {
@@ -123,6 +126,18 @@ export function observeCluster(
     stale: snapshot.stale,
     lastSyncedAt: snapshot.lastSyncedAt,
   };
+}
+
+/** A TaskManager's resource id is its pod name (the renderer sets it so). */
+function withRestoreSource(
+  pod: PodStatus,
+  restore: JobRestore | undefined,
+): PodStatus {
+  const source =
+    pod.component === 'taskmanager'
+      ? restore?.taskManagers[pod.name]
+      : undefined;
+  return source ? { ...pod, restoredFrom: source } : pod;
 }
 
 function staleNote(lastSyncedAt: string | undefined): string {

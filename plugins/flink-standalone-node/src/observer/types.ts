@@ -7,7 +7,10 @@ import type {
   V1ReplicaSet,
   V1StatefulSet,
 } from '@kubernetes/client-node';
-import type { RestUnreachableReason } from '@flink-standalone/plugin-flink-standalone-common';
+import type {
+  JobRestore,
+  RestUnreachableReason,
+} from '@flink-standalone/plugin-flink-standalone-common';
 
 export type Workload = V1StatefulSet | V1Deployment;
 
@@ -67,7 +70,18 @@ export interface FlinkRestObservation {
     timeSinceLastHeartbeat?: number;
   }[];
   /** GET /jobs/overview */
-  jobs?: { jid: string; name: string; state: string; startTime?: number }[];
+  jobs?: {
+    jid: string;
+    name: string;
+    state: string;
+    startTime?: number;
+    /** Changes with every job status transition (e.g. RESTARTING → RUNNING). */
+    lastModification?: number;
+    tasksRunning?: number;
+    tasksTotal?: number;
+  }[];
+  /** The latest restore of a running job (checkpoint statistics and TaskManager logs). */
+  lastRestore?: JobRestore;
 }
 
 export interface ObserveOptions {

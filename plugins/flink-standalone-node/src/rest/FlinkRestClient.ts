@@ -1,9 +1,21 @@
-import { clusterObjectNames } from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  clusterObjectNames,
+  JobRestore,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import type { FlinkRestObservation } from '../observer/types';
+import { taskManagerRestoreSource } from './restores';
 
 /** The endpoints the observer reads, fetched together. */
 const ENDPOINTS = ['/overview', '/taskmanagers', '/jobs/overview'] as const;
+
+type RestJob = NonNullable<FlinkRestObservation['jobs']>[number];
+
+/** What a cluster's restores are known to be, and at which job transition each job was read. */
+interface RestoreMemo {
+  checked: Map<string, number | undefined>;
+  latest?: JobRestore;
+}
 
 export interface FlinkRestClientOptions {
   /** How long an answer is served before it is fetched again (default 5 s). */
@@ -31,6 +43,7 @@ export function directBaseUrl(
 export class FlinkRestClient {
   private readonly cache = new Map<string, FlinkRestObservation>();
   private readonly inFlight = new Map<string, Promise<FlinkRestObservation>>();
+  private readonly restores = new Map<string, RestoreMemo>();
   private readonly maxAgeMs: number;
   private readonly now: () => Date;
 
@@ -75,6 +88,7 @@ export class FlinkRestClient {
 
   forget(cluster: string, namespace: string, name: string): void {
     this.cache.delete(`${cluster}/${namespace}/${name}`);
+    this.restores.delete(`${cluster}/${namespace}/${name}`);
   }
 
   private async observe(
@@ -86,6 +100,18 @@ export class FlinkRestClient {
     try {
       const [overview, taskManagers, jobs] = await Promise.all(
         ENDPOINTS.map(e => this.get(cluster, namespace, name, e)),
+      );
+      const observedJobs: RestJob[] = (jobs.jobs ?? []).map((job: any) => ({
+        jid: job.jid,
+        name: job.name,
+        state: job.state,
+        startTime: job['start-time'],
+        lastModification: job['last-modification'],
+        tasksRunning: job.tasks?.running,
+        tasksTotal: job.tasks?.total,
+      }));
+      const taskManagerIds: string[] = (taskManagers.taskmanagers ?? []).map(
+        (tm: any) => tm.id,
       );
       return {
         reachable: true,
@@ -107,12 +133,14 @@ export class FlinkRestClient {
           freeSlots: tm.freeSlots,
           timeSinceLastHeartbeat: tm.timeSinceLastHeartbeat,
         })),
-        jobs: (jobs.jobs ?? []).map((job: any) => ({
-          jid: job.jid,
-          name: job.name,
-          state: job.state,
-          startTime: job['start-time'],
-        })),
+        jobs: observedJobs,
+        lastRestore: await this.latestRestore(
+          cluster,
+          namespace,
+          name,
+          observedJobs,
+          taskManagerIds,
+        ),
       };
     } catch (error) {
       return {
@@ -124,12 +152,91 @@ export class FlinkRestClient {
     }
   }
 
+  /**
+   * The latest restore of a running job and where each TaskManager read its state. Flink's
+   * REST API tells that a job restored (checkpoint statistics) but not from where; each
+   * TaskManager's log does. So this reads, once per job transition (`last-modification`) and
+   * only after all tasks run: the job's checkpoint statistics, then, for a new restore, each
+   * TaskManager's log. Steady clusters cost nothing extra; a failure never hides the rest.
+   */
+  private async latestRestore(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+    jobs: RestJob[],
+    taskManagerIds: string[],
+  ): Promise<JobRestore | undefined> {
+    const key = `${cluster.name}/${namespace}/${name}`;
+    const memo: RestoreMemo = this.restores.get(key) ?? {
+      checked: new Map(),
+    };
+    this.restores.set(key, memo);
+    const settled = jobs.filter(
+      job =>
+        job.state === 'RUNNING' &&
+        job.tasksTotal !== undefined &&
+        job.tasksRunning === job.tasksTotal &&
+        memo.checked.get(job.jid) !== job.lastModification,
+    );
+    for (const job of settled) {
+      try {
+        const stats = await this.get(
+          cluster,
+          namespace,
+          name,
+          `/jobs/${encodeURIComponent(job.jid)}/checkpoints`,
+        );
+        const restored = stats.latest?.restored;
+        const isNewer =
+          restored &&
+          (!memo.latest ||
+            restored.restore_timestamp > Date.parse(memo.latest.restoredAt));
+        if (isNewer) {
+          const sources = await Promise.all(
+            taskManagerIds.map(async id => {
+              const log = await this.getText(
+                cluster,
+                namespace,
+                name,
+                `/taskmanagers/${encodeURIComponent(id)}/log`,
+              );
+              return [
+                id,
+                taskManagerRestoreSource(log, restored.restore_timestamp),
+              ] as const;
+            }),
+          );
+          memo.latest = {
+            jobId: job.jid,
+            checkpointId: restored.id,
+            restoredAt: new Date(restored.restore_timestamp).toISOString(),
+            savepoint: Boolean(restored.is_savepoint),
+            taskManagers: Object.fromEntries(sources),
+          };
+        }
+        memo.checked.set(job.jid, job.lastModification);
+      } catch {
+        // Read again at the next refresh; the overview is still worth serving.
+      }
+    }
+    return memo.latest;
+  }
+
   private async get(
     cluster: FlinkKubernetesCluster,
     namespace: string,
     name: string,
     endpoint: string,
   ): Promise<any> {
+    return JSON.parse(await this.getText(cluster, namespace, name, endpoint));
+  }
+
+  private async getText(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+    endpoint: string,
+  ): Promise<string> {
     const { mode, baseUrl, timeoutMs } = cluster.flinkRest;
     if (mode === 'direct') {
       const response = await fetch(
@@ -140,7 +247,7 @@ export class FlinkRestClient {
       );
       if (!response.ok)
         throw new Error(`HTTP ${response.status} from ${endpoint}`);
-      return response.json();
+      return response.text();
     }
     const service = `${clusterObjectNames(name).restService}:rest`;
     const { status, body } = await cluster.http.raw({
@@ -159,6 +266,6 @@ export class FlinkRestClient {
         `HTTP ${status} from ${endpoint} through the service proxy: ${message}`,
       );
     }
-    return JSON.parse(body);
+    return body;
   }
 }

@@ -127,6 +127,7 @@ describe('EntityFlinkStandaloneContent', () => {
       'Phase',
       'Ready',
       'Restarts',
+      'Last restore from',
       'Revision',
       'Node',
       'Age',
@@ -162,6 +163,22 @@ describe('EntityFlinkStandaloneContent', () => {
     expect(within(zero).queryByText('not updated')).not.toBeInTheDocument();
     expect(cell('TaskManagers pods', one, 'Revision')).toBe(
       `${TM_OLD_REVISION}not updated`,
+    );
+  });
+
+  it("shows where each TaskManager read its state in the job's last restore", async () => {
+    const status = readyStatus(2);
+    status.pods = status.pods.map(pod =>
+      pod.name === `${status.name}-taskmanager-1`
+        ? { ...pod, restoredFrom: 'local' }
+        : pod,
+    );
+    await renderContent(statusResponse(status));
+    await screen.findByLabelText('TaskManagers pods', { selector: 'table' });
+    const [zero, one] = rowsOf('TaskManagers pods');
+    expect(cell('TaskManagers pods', zero, 'Last restore from')).toBe('—');
+    expect(cell('TaskManagers pods', one, 'Last restore from')).toBe(
+      'local state',
     );
   });
 

@@ -2,7 +2,10 @@
 import Box from '@material-ui/core/Box';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
-import type { PodStatus } from '@flink-standalone/plugin-flink-standalone-common';
+import type {
+  PodStatus,
+  RestoreSource,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import { useNow } from '../../hooks/useNow';
 import { type Column, DataTable } from '../DataTable';
 import { formatAge } from '../format';
@@ -54,6 +57,18 @@ function notRunningReason(pod: PodStatus): string {
   );
 }
 
+const RESTORE_SOURCE_TEXT: Record<RestoreSource, string> = {
+  local: 'local state',
+  remote: 'checkpoint storage',
+  mixed: 'local state and checkpoint storage',
+  none: 'nothing to restore',
+};
+
+/** Where a TaskManager read its state in the job's latest restore, when one is known. */
+function restoredFrom(pod: PodStatus): string {
+  return pod.restoredFrom ? RESTORE_SOURCE_TEXT[pod.restoredFrom] : '—';
+}
+
 /** One row per pod; StatefulSet pods by ordinal. */
 export function PodsTable(props: { title: string; pods: PodStatus[] }) {
   // Pod ages need no update every second: 50 rows re-render less often.
@@ -64,6 +79,7 @@ export function PodsTable(props: { title: string; pods: PodStatus[] }) {
     { title: 'Phase', render: pod => pod.phase },
     { title: 'Ready', render: pod => (pod.ready ? 'Ready' : 'Not ready') },
     { title: 'Restarts', render: pod => pod.restarts },
+    { title: 'Last restore from', render: restoredFrom },
     { title: 'Revision', render: pod => <Revision pod={pod} /> },
     { title: 'Node', render: pod => <Node pod={pod} /> },
     { title: 'Age', render: pod => formatAge(pod.startTime, now) },
