@@ -381,89 +381,97 @@ const claimOf = (p: KubeObject): string | undefined =>
 const RESTART_AND_RESTORE_TIMEOUT_MS = 300_000;
 
 describe('local recovery on the real node', () => {
-  it('a deleted TaskManager comes back on its claim, as the same resource id, and restores from local state', async () => {
-    // One slot per TaskManager: each subtask's local state is its slot's (see the README).
-    const { jid, restoredBefore } = await checkpointedJob({
-      replicas: 2,
-      slots: 1,
-      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
-    });
-    const victim = `${NAME}-taskmanager-1`;
-    const before = await pod(victim);
-    expect(claimOf(before)).toBe(`flink-data-${victim}`);
+  it(
+    'a deleted TaskManager comes back on its claim, as the same resource id, and restores from local state',
+    async () => {
+      // One slot per TaskManager: each subtask's local state is its slot's (see the README).
+      const { jid, restoredBefore } = await checkpointedJob({
+        replicas: 2,
+        slots: 1,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      });
+      const victim = `${NAME}-taskmanager-1`;
+      const before = await pod(victim);
+      expect(claimOf(before)).toBe(`flink-data-${victim}`);
 
-    await plane().client.delete(
-      `/api/v1/namespaces/${namespace}/pods/${victim}`,
-    );
-    const after = await waitFor<KubeObject>(
-      'a new pod for ordinal 1',
-      async () => {
-        const p = await plane().client.find(
-          `/api/v1/namespaces/${namespace}/pods/${victim}`,
-        );
-        return p && p.metadata.uid !== before.metadata.uid ? p : undefined;
-      },
-      { timeoutMs: 60_000 },
-    );
-    expect(claimOf(after)).toBe(claimOf(before));
-    await restoredAgain(jid, restoredBefore);
-    const taskManagers = await flinkRest<{ taskmanagers: { id: string }[] }>(
-      '/taskmanagers',
-    );
-    expect(taskManagers.taskmanagers.map(tm => tm.id)).toContain(victim);
-
-    // Flink's own account: the restarted TaskManager read its subtask's state from the claim.
-    const restored = await restoreLinesOf(victim);
-    expect(restored.every(line => LOCAL_STATE_HANDLE.test(line))).toBe(true);
-
-    // The observer tells the same per TaskManager, as the tab shows it.
-    const status = await statusWhere(
-      'the observer naming where each TaskManager restored from',
-      s => s.pods.find(p => p.name === victim)?.restoredFrom !== undefined,
-    );
-    expect(status.pods.find(p => p.name === victim)?.restoredFrom).toBe(
-      'local',
-    );
-    expect(status.flink.lastRestore).toMatchObject({
-      jobId: jid,
-      savepoint: false,
-    });
-  }, RESTART_AND_RESTORE_TIMEOUT_MS);
-
-  it('the same failure with Deployment TaskManagers (ephemeral volumes) restores from the checkpoint, not locally', async () => {
-    const { jid, restoredBefore } = await checkpointedJob({
-      workload: 'Deployment',
-      replicas: 2,
-      slots: 1,
-      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
-    });
-    const taskManagerPods = () =>
-      plane().client.list(
-        `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
+      await plane().client.delete(
+        `/api/v1/namespaces/${namespace}/pods/${victim}`,
       );
-    const pods = await taskManagerPods();
-    await plane().client.delete(
-      `/api/v1/namespaces/${namespace}/pods/${pods.items[0].metadata.name}`,
-    );
-    await restoredAgain(jid, restoredBefore);
-    // The replacement is a new pod (new name, new resource id, a new empty volume).
-    const replacement = (await taskManagerPods()).items.find(
-      p => !pods.items.some(old => old.metadata.name === p.metadata.name),
-    );
-    expect(replacement).toBeDefined();
-    const restored = await restoreLinesOf(replacement!.metadata.name!);
-    expect(restored.some(line => LOCAL_STATE_HANDLE.test(line))).toBe(false);
-    const status = await statusWhere(
-      'the observer naming where the replacement restored from',
-      s =>
-        s.pods.find(p => p.name === replacement!.metadata.name)
-          ?.restoredFrom !== undefined,
-    );
-    expect(
-      status.pods.find(p => p.name === replacement!.metadata.name)
-        ?.restoredFrom,
-    ).toBe('remote');
-  }, RESTART_AND_RESTORE_TIMEOUT_MS);
+      const after = await waitFor<KubeObject>(
+        'a new pod for ordinal 1',
+        async () => {
+          const p = await plane().client.find(
+            `/api/v1/namespaces/${namespace}/pods/${victim}`,
+          );
+          return p && p.metadata.uid !== before.metadata.uid ? p : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      expect(claimOf(after)).toBe(claimOf(before));
+      await restoredAgain(jid, restoredBefore);
+      const taskManagers = await flinkRest<{ taskmanagers: { id: string }[] }>(
+        '/taskmanagers',
+      );
+      expect(taskManagers.taskmanagers.map(tm => tm.id)).toContain(victim);
+
+      // Flink's own account: the restarted TaskManager read its subtask's state from the claim.
+      const restored = await restoreLinesOf(victim);
+      expect(restored.every(line => LOCAL_STATE_HANDLE.test(line))).toBe(true);
+
+      // The observer tells the same per TaskManager, as the tab shows it.
+      const status = await statusWhere(
+        'the observer naming where each TaskManager restored from',
+        s => s.pods.find(p => p.name === victim)?.restoredFrom !== undefined,
+      );
+      expect(status.pods.find(p => p.name === victim)?.restoredFrom).toBe(
+        'local',
+      );
+      expect(status.flink.lastRestore).toMatchObject({
+        jobId: jid,
+        savepoint: false,
+      });
+    },
+    RESTART_AND_RESTORE_TIMEOUT_MS,
+  );
+
+  it(
+    'the same failure with Deployment TaskManagers (ephemeral volumes) restores from the checkpoint, not locally',
+    async () => {
+      const { jid, restoredBefore } = await checkpointedJob({
+        workload: 'Deployment',
+        replicas: 2,
+        slots: 1,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      });
+      const taskManagerPods = () =>
+        plane().client.list(
+          `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent('component=taskmanager')}`,
+        );
+      const pods = await taskManagerPods();
+      await plane().client.delete(
+        `/api/v1/namespaces/${namespace}/pods/${pods.items[0].metadata.name}`,
+      );
+      await restoredAgain(jid, restoredBefore);
+      // The replacement is a new pod (new name, new resource id, a new empty volume).
+      const replacement = (await taskManagerPods()).items.find(
+        p => !pods.items.some(old => old.metadata.name === p.metadata.name),
+      );
+      expect(replacement).toBeDefined();
+      const restored = await restoreLinesOf(replacement!.metadata.name!);
+      expect(restored.some(line => LOCAL_STATE_HANDLE.test(line))).toBe(false);
+      const status = await statusWhere(
+        'the observer naming where the replacement restored from',
+        s =>
+          s.pods.find(p => p.name === replacement!.metadata.name)
+            ?.restoredFrom !== undefined,
+      );
+      expect(
+        status.pods.find(p => p.name === replacement!.metadata.name)
+          ?.restoredFrom,
+      ).toBe('remote');
+    },
+    RESTART_AND_RESTORE_TIMEOUT_MS,
+  );
 });
 
 describe('failures as the real kubelet reports them', () => {
