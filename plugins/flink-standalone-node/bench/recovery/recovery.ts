@@ -65,7 +65,7 @@ const S = {
   bandwidthMBps: num('BENCH_BANDWIDTH_MBPS', 25),
   /** How long the node stays away in the node-lost failure before its kubelet is back. */
   nodeDownS: num('BENCH_NODE_DOWN_S', 10),
-  podStartReplicas: env('BENCH_POD_START_REPLICAS', '1,2,4')
+  podStartReplicas: env('BENCH_POD_START_REPLICAS', '2,4')
     .split(',')
     .filter(Boolean)
     .map(Number),
@@ -815,17 +815,36 @@ interface PodStart {
   replacementReadyMs?: number;
 }
 
+/** The TaskManager workloads compared: the StatefulSet under both pod management policies. */
+const POD_START_KINDS = [
+  {
+    label: 'StatefulSet, Parallel (default)',
+    workload: 'StatefulSet',
+    policy: 'Parallel',
+    prefix: 'sts-par',
+  },
+  {
+    label: 'StatefulSet, OrderedReady',
+    workload: 'StatefulSet',
+    policy: 'OrderedReady',
+    prefix: 'sts-ord',
+  },
+  {
+    label: 'Deployment',
+    workload: 'Deployment',
+    policy: undefined,
+    prefix: 'dep',
+  },
+] as const;
+
 async function podStart(
   base: Omit<Ctx, 'namespace'>,
-  kind: 'StatefulSet' | 'Deployment',
+  kind: (typeof POD_START_KINDS)[number],
   replicas: number,
 ): Promise<PodStart> {
-  const namespace = await freshNamespace(
-    base.plane,
-    `start-${kind === 'StatefulSet' ? 'sts' : 'dep'}`,
-  );
+  const namespace = await freshNamespace(base.plane, `start-${kind.prefix}`);
   const c: Ctx = { ...base, namespace };
-  const r: PodStart = { kind, replicas };
+  const r: PodStart = { kind: kind.label, replicas };
   try {
     const spec = parseClusterSpec({
       name: NAME,
@@ -833,7 +852,8 @@ async function podStart(
       flinkVersion: S.flinkVersion,
       jobManager: { resources: { cpu: '100m', memory: '1Gi' } },
       taskManager: {
-        workload: kind,
+        workload: kind.workload,
+        ...(kind.policy && { podManagementPolicy: kind.policy }),
         replicas,
         slots: 1,
         resources: { cpu: '100m', memory: '1Gi' },
@@ -902,7 +922,7 @@ async function podStart(
       { timeoutMs: 180_000, intervalMs: 200 },
     );
     log(
-      `pod start ${kind} ×${replicas}: all started ${s(r.allStartedMs)} s, all Ready ${s(r.allReadyMs)} s; one pod deleted: Terminating ${s(r.terminatingMs)} s, replacement Ready ${s(r.replacementReadyMs)} s`,
+      `pod start ${kind.label} ×${replicas}: all started ${s(r.allStartedMs)} s, all Ready ${s(r.allReadyMs)} s; one pod deleted: Terminating ${s(r.terminatingMs)} s, replacement Ready ${s(r.replacementReadyMs)} s`,
     );
   } finally {
     await dropNamespace(base.plane, namespace).catch(e =>
@@ -972,7 +992,12 @@ function summaryLines(ms: Measurement[]): string[] {
 
 async function machineText(): Promise<string> {
   const cpus = os.cpus();
-  return `${os.hostname()}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${os.release()}, Node ${process.version}`;
+  // The load average says whether something else shared the 2 cores during the run.
+  const load = os
+    .loadavg()
+    .map(l => l.toFixed(1))
+    .join(' ');
+  return `${os.hostname()}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${os.release()}, Node ${process.version}, load average ${load} (1/5/15 min)`;
 }
 
 function writeResults(
@@ -988,6 +1013,10 @@ function writeResults(
     '',
     '## Settings',
     ...settingsText(machine),
+    `- Load average when the run ended: ${os
+      .loadavg()
+      .map(l => l.toFixed(1))
+      .join(' ')} (1/5/15 min)`,
     '',
     '## Failures',
     ...S.failures.map(f => `- **${f}**: ${FAILURE_TEXT[f]}`),
@@ -1071,7 +1100,7 @@ async function main() {
         checkGo();
         await runVariant(base, v, ms);
       }
-      for (const kind of ['StatefulSet', 'Deployment'] as const) {
+      for (const kind of POD_START_KINDS) {
         for (const n of S.podStartReplicas) {
           checkGo();
           starts.push(await podStart(base, kind, n));
