@@ -12,7 +12,12 @@ export interface Config {
         name: string;
         /** The API server URL. */
         url: string;
-        /** Only `serviceAccount` is supported (a token, or in-cluster credentials without one). */
+        /**
+         * The auth strategy for requests: `serviceAccount` (default; the token below, else the
+         * backend pod's own ServiceAccount) or the key of a strategy a backend module adds with
+         * `flinkStandaloneAuthStrategyExtensionPoint`. Other string fields of the entry reach
+         * that strategy as `authMetadata`.
+         */
         authProvider?: string;
         /**
          * Bearer token of the backend's ServiceAccount. Without it, in-cluster credentials are used.
@@ -69,6 +74,14 @@ export interface Config {
         /** Request timeout in milliseconds (default 2000). */
         timeoutMs?: number;
       };
+      /**
+       * Where people open the Flink UI of clusters here (entity pages, the apply action's
+       * output); `{name}` and `{namespace}` are replaced, e.g.
+       * `https://flink.example.com/{namespace}/{name}/`. Absent: the direct REST URL when
+       * `flinkRest.mode` is `direct`, else none. An entity's
+       * `flink-standalone.backstage.io/flink-ui-url` annotation wins.
+       */
+      flinkUiUrl?: string;
     }>;
     /** Seconds after which a pod still Terminating counts as stuck (default 300). */
     stuckTerminatingAfterSeconds?: number;

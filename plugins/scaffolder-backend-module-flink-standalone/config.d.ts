@@ -29,15 +29,5 @@ export interface Config {
        */
       allowedFor: Array<'jobManager' | 'taskManager'>;
     }>;
-    clusters?: Array<{
-      /** The cluster's name. */
-      name: string;
-      /**
-       * The Flink UI URL the apply action reports for clusters here; `{name}` and `{namespace}`
-       * are replaced, e.g. `https://flink.example.com/{namespace}/{name}/`. Absent: the direct
-       * REST URL when `flinkRest.mode` is `direct`, else none.
-       */
-      flinkUiUrl?: string;
-    }>;
   };
 }

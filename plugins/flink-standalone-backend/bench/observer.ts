@@ -25,6 +25,7 @@ import type { HttpAuthService, LoggerService, PermissionsService } from '@backst
 import {
   ClusterRegistry,
   FlinkObserver,
+  FlinkStandaloneClusters,
   KubeHttp,
   observeCluster,
   resourcePath,
@@ -191,9 +192,10 @@ function benchRouter(registry: ClusterRegistry, observer: FlinkObserver, baselin
   } as unknown as PermissionsService;
   const fakeHttpAuth = { credentials: async () => ({ principal: { type: 'user', userEntityRef: 'user:default/bench' } }) } as unknown as HttpAuthService;
   const logger = { info() {}, warn() {}, error() {}, debug() {}, child: () => logger } as unknown as LoggerService;
-  const service = new FlinkStandaloneService({ registry, observer, catalog: fakeCatalog, permissions: fakePermissions, logger });
+  const clusters = FlinkStandaloneClusters.fromRegistry(registry, { observer });
+  const service = new FlinkStandaloneService({ clusters, catalog: fakeCatalog, permissions: fakePermissions, logger });
   const app = express();
-  app.use('/api/flink-standalone', createRouter({ service, registry, httpAuth: fakeHttpAuth }));
+  app.use('/api/flink-standalone', createRouter({ service, clusters, httpAuth: fakeHttpAuth }));
   app.get('/baseline/entities/default/component/:name/status', async (req, res) => {
     const i = Number(req.params.name.slice(1));
     res.json({ status: await baseline(namespaceOf(i), req.params.name) });

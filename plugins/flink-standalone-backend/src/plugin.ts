@@ -5,77 +5,80 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { flinkStandalonePermissions } from '@flink-standalone/plugin-flink-standalone-common';
 import {
-  ClusterRegistry,
-  FlinkObserver,
+  FlinkClusterAuthStrategy,
+  FlinkClusterSupplierRegistration,
+  flinkStandaloneAuthStrategyExtensionPoint,
+  flinkStandaloneClusterServiceRef,
+  flinkStandaloneClusterSupplierExtensionPoint,
 } from '@flink-standalone/plugin-flink-standalone-node';
+import { ConflictError } from '@backstage/errors';
 import { FlinkStandaloneService } from './service/FlinkStandaloneService';
 import { createRouter } from './service/router';
 
 /**
- * The flink-standalone backend plugin: wires config, catalog, permissions and the node
- * library's observer into the routes.
+ * The flink-standalone backend plugin: wires catalog, permissions and the shared cluster
+ * service into the routes. It owns the cluster extension points (a root service cannot read a
+ * plugin's extension points) and hands what its modules registered to the cluster service,
+ * which the scaffolder module uses too.
  *
  * @public
  */
 export const flinkStandalonePlugin = createBackendPlugin({
   pluginId: 'flink-standalone',
   register(env) {
+    const authStrategies = new Map<string, FlinkClusterAuthStrategy>();
+    let clusterSupplier: FlinkClusterSupplierRegistration | undefined;
+    env.registerExtensionPoint(flinkStandaloneAuthStrategyExtensionPoint, {
+      addAuthStrategy(key, strategy) {
+        if (authStrategies.has(key)) {
+          throw new ConflictError(
+            `A Flink Standalone auth strategy "${key}" is already registered`,
+          );
+        }
+        authStrategies.set(key, strategy);
+      },
+    });
+    env.registerExtensionPoint(flinkStandaloneClusterSupplierExtensionPoint, {
+      addClusterSupplier(supplier) {
+        if (clusterSupplier) {
+          throw new ConflictError(
+            'A Flink Standalone cluster supplier is already registered',
+          );
+        }
+        clusterSupplier = supplier;
+      },
+    });
     env.registerInit({
       deps: {
-        config: coreServices.rootConfig,
         logger: coreServices.logger,
         httpRouter: coreServices.httpRouter,
         httpAuth: coreServices.httpAuth,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
-        lifecycle: coreServices.lifecycle,
         catalog: catalogServiceRef,
+        clusters: flinkStandaloneClusterServiceRef,
       },
       async init({
-        config,
         logger,
         httpRouter,
         httpAuth,
         permissions,
         permissionsRegistry,
-        lifecycle,
         catalog,
+        clusters,
       }) {
-        const registry = ClusterRegistry.fromConfig(config);
-        const observer = new FlinkObserver({
-          registry,
-          logger,
-          stuckTerminatingAfterSeconds: config.getOptionalNumber(
-            'flinkStandalone.stuckTerminatingAfterSeconds',
-          ),
-        });
-        lifecycle.addShutdownHook(() => observer.close());
+        // Modules have registered by now (they init before their plugin).
+        clusters.addExtensions({ authStrategies, clusterSupplier });
+        // Built here rather than at backend startup, so a config error fails this plugin.
+        await clusters.start();
         permissionsRegistry.addPermissions(flinkStandalonePermissions);
-        const flinkUiUrls = new Map(
-          (
-            config.getOptionalConfigArray('flinkStandalone.clusters') ?? []
-          ).flatMap(c => {
-            const url = c.getOptionalString('flinkUiUrl');
-            return url ? [[c.getString('name'), url] as const] : [];
-          }),
-        );
         const service = new FlinkStandaloneService({
-          registry,
-          observer,
+          clusters,
           catalog,
           permissions,
           logger,
-          flinkUiUrls,
         });
-        httpRouter.use(createRouter({ service, registry, httpAuth }));
-        logger.info(
-          `Flink Standalone: clusters ${
-            registry
-              .list()
-              .map(c => c.name)
-              .join(', ') || '(none configured)'
-          }`,
-        );
+        httpRouter.use(createRouter({ service, clusters, httpAuth }));
       },
     });
   },

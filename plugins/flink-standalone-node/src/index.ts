@@ -6,16 +6,41 @@
  * @packageDocumentation
  */
 export {
-  ClusterRegistry,
-  kubeConfigFromClusterEntry,
-} from './cluster/ClusterRegistry';
+  flinkStandaloneClusterServiceRef,
+  FlinkStandaloneClusters,
+} from './service/FlinkStandaloneClusterService';
+export type {
+  FlinkStandaloneClusterService,
+  FlinkStandaloneClustersOptions,
+} from './service/FlinkStandaloneClusterService';
+export {
+  flinkStandaloneAuthStrategyExtensionPoint,
+  flinkStandaloneClusterSupplierExtensionPoint,
+} from './cluster/extensions';
+export type {
+  FlinkClusterAuthStrategy,
+  FlinkClusterCredential,
+  FlinkClusterDetails,
+  FlinkClusterSupplier,
+  FlinkClusterSupplierRegistration,
+  FlinkStandaloneAuthStrategyExtensionPoint,
+  FlinkStandaloneClusterExtensions,
+  FlinkStandaloneClusterSupplierExtensionPoint,
+} from './cluster/extensions';
+export {
+  ConfigClusterSupplier,
+  ServiceAccountStrategy,
+} from './cluster/configClusters';
+export { flinkUiUrlFor } from './cluster/flinkUiUrl';
+export { ClusterRegistry } from './cluster/ClusterRegistry';
 export type {
   ClusterInfo,
+  ClusterRegistryOptions,
   FlinkKubernetesCluster,
   FlinkRestAccess,
 } from './cluster/ClusterRegistry';
-export { KubeHttp } from './kube/KubeHttp';
-export type { KubeRequest } from './kube/KubeHttp';
+export { KubeHttp, kubeConnectionOf } from './kube/KubeHttp';
+export type { KubeConnection, KubeRequest } from './kube/KubeHttp';
 export { KubernetesApiError } from './kube/errors';
 export { resourcePath, describeRef } from './kube/resources';
 export type { ObjectRef } from './kube/resources';

@@ -3,7 +3,7 @@ import {
   createBackendModule,
 } from '@backstage/backend-plugin-api';
 import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
-import { ClusterRegistry } from '@flink-standalone/plugin-flink-standalone-node';
+import { flinkStandaloneClusterServiceRef } from '@flink-standalone/plugin-flink-standalone-node';
 import { ClaimTemplates } from './claimTemplates/ClaimTemplates';
 import { createApplyAction } from './actions/apply';
 import { createRenderAction } from './actions/render';
@@ -19,23 +19,15 @@ export const scaffolderModuleFlinkStandalone = createBackendModule({
         actions: scaffolderActionsExtensionPoint,
         config: coreServices.rootConfig,
         permissions: coreServices.permissions,
-        logger: coreServices.logger,
+        // Shared with the flink-standalone backend plugin: one registry and watch cache.
+        clusters: flinkStandaloneClusterServiceRef,
       },
-      async init({ actions, config, permissions, logger }) {
+      async init({ actions, config, permissions, clusters }) {
         const claimTemplates = ClaimTemplates.fromConfig(config);
-        let registry: ClusterRegistry | undefined;
-        const clusters = () =>
-          (registry ??= ClusterRegistry.fromConfig(config));
         actions.addActions(
           createValidateAction({ claimTemplates }),
           createRenderAction({ claimTemplates }),
-          createApplyAction({
-            claimTemplates,
-            clusters,
-            permissions,
-            config,
-            logger,
-          }),
+          createApplyAction({ claimTemplates, clusters, permissions }),
         );
       },
     });

@@ -22,11 +22,9 @@ import {
   getFlinkClusterLocation,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import {
-  ClusterRegistry,
   FlinkKubernetesCluster,
-  FlinkObserver,
+  FlinkStandaloneClusterService,
   deleteCluster,
-  directBaseUrl,
   scaleTaskManagers,
 } from '@flink-standalone/plugin-flink-standalone-node';
 
@@ -39,13 +37,11 @@ export interface EntityRefParts {
 }
 
 export interface FlinkStandaloneServiceOptions {
-  registry: ClusterRegistry;
-  observer: FlinkObserver;
+  /** The backend's cluster service, shared with the scaffolder module. */
+  clusters: FlinkStandaloneClusterService;
   catalog: CatalogService;
   permissions: PermissionsService;
   logger: LoggerService;
-  /** `flinkStandalone.clusters[].flinkUiUrl` per cluster, with `{name}`/`{namespace}` placeholders. */
-  flinkUiUrls?: Map<string, string>;
 }
 
 /**
@@ -83,17 +79,14 @@ export class FlinkStandaloneService {
       );
     }
     const location = getFlinkClusterLocation(entity);
-    if (
-      !this.options.registry
-        .list()
-        .some(c => c.name === location.kubernetesCluster)
-    ) {
+    const registry = await this.options.clusters.getClusters();
+    if (!registry.list().some(c => c.name === location.kubernetesCluster)) {
       throw new InputError(
         `Entity ${entityRef} names Kubernetes cluster "${location.kubernetesCluster}", which is not configured`,
       );
     }
     // Refuses a namespace outside the cluster's allowed list before any Kubernetes call.
-    const cluster = this.options.registry.authorize(
+    const cluster = registry.authorize(
       location.kubernetesCluster,
       location.namespace,
     );
@@ -113,14 +106,19 @@ export class FlinkStandaloneService {
       flinkStandaloneStatusReadPermission,
       credentials,
     );
-    const status = await this.options.observer.getStatusJson({
+    const observer = await this.options.clusters.getObserver();
+    const status = await observer.getStatusJson({
       cluster: location.kubernetesCluster,
       namespace: location.namespace,
       name: location.name,
     });
     const around: Omit<EntityFlinkStatusResponse, 'status'> = {
       location,
-      flinkUiUrl: this.flinkUiUrl(entity, cluster, location),
+      flinkUiUrl: this.options.clusters.flinkUiUrl(
+        cluster,
+        location,
+        entity.metadata.annotations?.[ANNOTATION_FLINK_UI_URL],
+      ),
     };
     return Buffer.concat([
       Buffer.from(`${JSON.stringify(around).slice(0, -1)},"status":`),
@@ -168,25 +166,5 @@ export class FlinkStandaloneService {
         result.highAvailabilityConfigMapsDeleted,
       highAvailabilityConfigMapsKept: result.highAvailabilityConfigMapsKept,
     };
-  }
-
-  /**
-   * The entity's annotation, else the cluster's configured pattern, else the direct REST URL
-   * (the Flink UI is served by the REST endpoint).
-   */
-  private flinkUiUrl(
-    entity: Entity,
-    cluster: FlinkKubernetesCluster,
-    location: FlinkClusterLocation,
-  ) {
-    const annotated = entity.metadata.annotations?.[ANNOTATION_FLINK_UI_URL];
-    if (annotated) return annotated;
-    const configured = this.options.flinkUiUrls?.get(cluster.name);
-    if (configured)
-      return directBaseUrl(configured, location.namespace, location.name);
-    const { mode, baseUrl } = cluster.flinkRest;
-    return mode === 'direct' && baseUrl
-      ? directBaseUrl(baseUrl, location.namespace, location.name)
-      : undefined;
   }
 }

@@ -6,7 +6,7 @@ import {
   toYaml,
   validateClusterSpec,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import type { ClusterRegistry } from '@flink-standalone/plugin-flink-standalone-node';
+import type { FlinkStandaloneClusterService } from '@flink-standalone/plugin-flink-standalone-node';
 import express from 'express';
 import Router from 'express-promise-router';
 import { z } from 'zod';
@@ -14,17 +14,15 @@ import type { FlinkStandaloneService } from './FlinkStandaloneService';
 
 export interface RouterOptions {
   service: FlinkStandaloneService;
-  registry: ClusterRegistry;
+  clusters: FlinkStandaloneClusterService;
   httpAuth: HttpAuthService;
 }
 
 /** Entity refs in the path: kind, namespace and name as the catalog spells them. */
 const entityParams = z.object({
-  kind: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9]*$/, {
-      error: 'must be an entity kind such as component',
-    }),
+  kind: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, {
+    error: 'must be an entity kind such as component',
+  }),
   namespace: z
     .string()
     .regex(/^[a-z0-9][-a-z0-9]*$/i, { error: 'must be an entity namespace' }),
@@ -67,7 +65,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
 
 export function createRouter({
   service,
-  registry,
+  clusters,
   httpAuth,
 }: RouterOptions): express.Router {
   const router = Router();
@@ -119,6 +117,7 @@ export function createRouter({
 
   router.get('/clusters', async (req, res) => {
     await httpAuth.credentials(req);
+    const registry = await clusters.getClusters();
     res.json({ clusters: registry.list().map(({ name }) => ({ name })) });
   });
 

@@ -1,4 +1,8 @@
-import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  ClusterConditionType,
+  FlinkClusterStatus,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import type {
   FlinkObserver,
   ObservedClusterRef,
@@ -21,6 +25,11 @@ export interface WaitOptions {
    * Flink process runs there, so READY never comes. The caller decides what else must be up.
    */
   acceptSimulatedNodes?: boolean;
+  /**
+   * Also wait until these conditions are True. READY says the JobManager answers; a new cluster
+   * is up when e.g. `TaskManagersReady` and `VolumesBound` hold too.
+   */
+  requireConditions?: ClusterConditionType[];
 }
 
 /** A Flink cluster that did not become READY: the observer's reason, and its last status. */
@@ -61,7 +70,20 @@ export const isReadyAsSimulated = (status: FlinkClusterStatus) =>
   status.flink.unreachableReason === 'SimulatedNodes' &&
   status.flink.fetchedAt !== undefined;
 
-/** Waits until the observer says READY; fails with its reason on ERROR or at the timeout. */
+/** The required conditions of a status that are not True. */
+const unmetConditions = (
+  status: FlinkClusterStatus,
+  required: ClusterConditionType[] = [],
+) =>
+  required.filter(
+    type =>
+      !status.conditions.some(c => c.type === type && c.status === 'True'),
+  );
+
+/**
+ * Waits until the observer says READY (or, if accepted, Ready on simulated nodes) and every
+ * required condition holds; fails with the observer's reason on ERROR or at the timeout.
+ */
 export async function waitForReady(
   observer: FlinkObserver,
   ref: ObservedClusterRef,
@@ -77,9 +99,11 @@ export async function waitForReady(
       lastSummary = summary;
       options.onProgress?.({ status, summary });
     }
-    if (status.jobManagerDeploymentStatus === 'READY') return status;
-    if (options.acceptSimulatedNodes && isReadyAsSimulated(status))
-      return status;
+    const ready =
+      status.jobManagerDeploymentStatus === 'READY' ||
+      (options.acceptSimulatedNodes && isReadyAsSimulated(status));
+    const unmet = unmetConditions(status, options.requireConditions);
+    if (ready && unmet.length === 0) return status;
     if (status.jobManagerDeploymentStatus === 'ERROR') {
       throw new ClusterNotReadyError(
         `Flink cluster ${ref.namespace}/${ref.name} failed: ${status.reason}: ${status.message}`,
@@ -87,14 +111,17 @@ export async function waitForReady(
       );
     }
     if (Date.now() > deadline) {
+      const seconds = Math.round(options.timeoutMs / 1000);
       throw new ClusterNotReadyError(
-        `Flink cluster ${ref.namespace}/${ref.name} was not READY within ${Math.round(options.timeoutMs / 1000)} s: ${summary}`,
+        ready
+          ? `Flink cluster ${ref.namespace}/${ref.name} is ${status.jobManagerDeploymentStatus} but not ${unmet.join(', ')} within ${seconds} s: ${summary}`
+          : `Flink cluster ${ref.namespace}/${ref.name} was not READY within ${seconds} s: ${summary}`,
         status,
       );
     }
     // Once a JobManager is up, ask Flink now rather than at the next background refresh.
     if (status.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY')
       await observer.refreshRest(ref);
-    await new Promise(resolve => setTimeout(resolve, options.pollMs ?? 500));
+    await sleep(options.pollMs ?? 500, undefined, { signal: options.signal });
   }
 }

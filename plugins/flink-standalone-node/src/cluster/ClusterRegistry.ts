@@ -3,6 +3,15 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Config } from '@backstage/config';
 import { InputError, NotAllowedError, NotFoundError } from '@backstage/errors';
 import { KubeHttp } from '../kube/KubeHttp';
+import {
+  BUILT_IN_AUTH_STRATEGIES,
+  ConfigClusterSupplier,
+} from './configClusters';
+import { kubeConnectionFor } from './connection';
+import type {
+  FlinkClusterAuthStrategy,
+  FlinkClusterDetails,
+} from './extensions';
 
 export interface FlinkRestAccess {
   mode: 'proxy' | 'direct';
@@ -18,52 +27,14 @@ export interface FlinkKubernetesCluster {
   /** Undefined: every namespace. */
   allowedNamespaces?: string[];
   flinkRest: FlinkRestAccess;
+  /** Where people open the Flink UI, with `{name}`/`{namespace}` placeholders. */
+  flinkUiUrl?: string;
 }
 
 /** What a caller may learn about a cluster: no URL, no credentials. */
 export interface ClusterInfo {
   name: string;
   allowedNamespaces?: string[];
-}
-
-/** Builds a KubeConfig for one `kubernetes.clusterLocatorMethods` cluster entry. */
-export function kubeConfigFromClusterEntry(entry: Config): KubeConfig {
-  const name = entry.getString('name');
-  const authProvider =
-    entry.getOptionalString('authProvider') ?? 'serviceAccount';
-  if (authProvider !== 'serviceAccount') {
-    throw new InputError(
-      `kubernetes cluster "${name}": authProvider "${authProvider}" is not supported by Flink Standalone (use serviceAccount)`,
-    );
-  }
-  const token = entry.getOptionalString('serviceAccountToken');
-  const kubeConfig = new KubeConfig();
-  if (!token) {
-    // No token: the backend runs in the cluster and uses its own ServiceAccount.
-    kubeConfig.loadFromCluster();
-    return kubeConfig;
-  }
-  const caFile = entry.getOptionalString('caFile');
-  const caData = entry.getOptionalString('caData');
-  kubeConfig.loadFromOptions({
-    clusters: [
-      {
-        name,
-        server: entry.getString('url'),
-        skipTLSVerify: entry.getOptionalBoolean('skipTLSVerify') ?? false,
-        ...(caData && {
-          caData: caData.includes('-----BEGIN')
-            ? Buffer.from(caData).toString('base64')
-            : caData,
-        }),
-        ...(caFile && { caFile }),
-      },
-    ],
-    users: [{ name, token }],
-    contexts: [{ name, cluster: name, user: name }],
-    currentContext: name,
-  });
-  return kubeConfig;
 }
 
 function kubeConfigFromFile(name: string, options: Config): KubeConfig {
@@ -104,6 +75,16 @@ function flinkRestAccess(options: Config | undefined): FlinkRestAccess {
   };
 }
 
+/** @public */
+export interface ClusterRegistryOptions {
+  /** Read for `flinkStandalone.clusters`: per-cluster options, and clusters with a kubeconfig. */
+  config: Config;
+  /** What the cluster supplier found. */
+  clusters?: FlinkClusterDetails[];
+  /** Strategies by `authProvider` key, besides the built-in `serviceAccount`. */
+  authStrategies?: ReadonlyMap<string, FlinkClusterAuthStrategy>;
+}
+
 /**
  * The Kubernetes clusters from config: the Backstage Kubernetes plugin's `config` locators,
  * plus `flinkStandalone.clusters` entries with a kubeconfig, each with our own options.
@@ -113,36 +94,65 @@ export class ClusterRegistry {
     private readonly clusters: Map<string, FlinkKubernetesCluster>,
   ) {}
 
+  /** The clusters of config alone: the config entries, the built-in auth strategy. */
   static fromConfig(config: Config): ClusterRegistry {
-    const options = new Map(
+    return ClusterRegistry.create({
+      config,
+      clusters: new ConfigClusterSupplier(config).clusters(),
+    });
+  }
+
+  /**
+   * The clusters a supplier found, each authenticated by the strategy its `authProvider` names,
+   * with the options of its `flinkStandalone.clusters` entry; plus that list's kubeconfig clusters.
+   */
+  static create(options: ClusterRegistryOptions): ClusterRegistry {
+    const { config } = options;
+    const strategies = new Map([
+      ...BUILT_IN_AUTH_STRATEGIES,
+      ...(options.authStrategies ?? []),
+    ]);
+    const own = new Map(
       (config.getOptionalConfigArray('flinkStandalone.clusters') ?? []).map(
         c => [c.getString('name'), c],
       ),
     );
     const clusters = new Map<string, FlinkKubernetesCluster>();
-    const add = (name: string, kubeConfig: KubeConfig) => {
-      const own = options.get(name);
+    const add = (name: string, http: KubeHttp) => {
+      if (clusters.has(name)) {
+        throw new InputError(
+          `Kubernetes cluster "${name}" is defined twice; cluster names must be unique`,
+        );
+      }
+      const entry = own.get(name);
       clusters.set(name, {
         name,
-        http: new KubeHttp(kubeConfig),
-        allowedNamespaces: own?.getOptionalStringArray('allowedNamespaces'),
-        flinkRest: flinkRestAccess(own),
+        http,
+        allowedNamespaces: entry?.getOptionalStringArray('allowedNamespaces'),
+        flinkRest: flinkRestAccess(entry),
+        flinkUiUrl: entry?.getOptionalString('flinkUiUrl'),
       });
     };
-    for (const method of config.getOptionalConfigArray(
-      'kubernetes.clusterLocatorMethods',
-    ) ?? []) {
-      if (method.getString('type') !== 'config') continue;
-      for (const entry of method.getOptionalConfigArray('clusters') ?? []) {
-        add(entry.getString('name'), kubeConfigFromClusterEntry(entry));
-      }
-    }
-    for (const [name, own] of options) {
-      const kubeconfig = own.getOptionalConfig('kubeconfig');
-      if (kubeconfig) add(name, kubeConfigFromFile(name, kubeconfig));
-      else if (!clusters.has(name)) {
+    for (const details of options.clusters ?? []) {
+      const strategy = strategies.get(details.authProvider);
+      if (!strategy) {
         throw new InputError(
-          `flinkStandalone.clusters: "${name}" matches no kubernetes.clusterLocatorMethods cluster and has no kubeconfig`,
+          `kubernetes cluster "${details.name}": authProvider "${details.authProvider}" has no auth strategy (built in: ${[
+            ...BUILT_IN_AUTH_STRATEGIES.keys(),
+          ].join(
+            ', ',
+          )}; a backend module adds others with flinkStandaloneAuthStrategyExtensionPoint)`,
+        );
+      }
+      add(details.name, new KubeHttp(kubeConnectionFor(details, strategy)));
+    }
+    for (const [name, entry] of own) {
+      const kubeconfig = entry.getOptionalConfig('kubeconfig');
+      if (kubeconfig) {
+        add(name, new KubeHttp(kubeConfigFromFile(name, kubeconfig)));
+      } else if (!clusters.has(name)) {
+        throw new InputError(
+          `flinkStandalone.clusters: "${name}" matches no discovered Kubernetes cluster (kubernetes.clusterLocatorMethods) and has no kubeconfig`,
         );
       }
     }

@@ -1,7 +1,28 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import { KubernetesApiError } from './errors';
+
+/**
+ * An API server and how to authenticate to it. A `KubeConfig` is one (through
+ * `kubeConnectionOf`); an auth strategy makes another.
+ */
+export interface KubeConnection {
+  /** The API server URL. */
+  server: string;
+  /** Adds credentials and TLS trust to the options of one request. */
+  applyToHTTPSOptions(options: https.RequestOptions): Promise<void>;
+}
+
+/** The current context of a kubeconfig as a connection. */
+export function kubeConnectionOf(kubeConfig: KubeConfig): KubeConnection {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('The kubeconfig has no current cluster');
+  return {
+    server: cluster.server,
+    applyToHTTPSOptions: options => kubeConfig.applyToHTTPSOptions(options),
+  };
+}
 
 export interface KubeRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,8 +36,8 @@ export interface KubeRequest {
 
 /**
  * The one way this library talks to an API server: JSON requests and line-delimited watch
- * streams over node:https, with credentials applied by `@kubernetes/client-node`'s KubeConfig
- * (tokens, client certificates, exec plugins, in-cluster). Credentials stay in this object.
+ * streams over node:https, with credentials applied by a connection: a KubeConfig (tokens, client
+ * certificates, exec plugins) or an auth strategy. Credentials stay in this object.
  */
 export class KubeHttp {
   private readonly server: URL;
@@ -25,10 +46,14 @@ export class KubeHttp {
   /** Counts requests, so benchmarks and tests can prove a status read made none. */
   requestCount = 0;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new Error('The kubeconfig has no current cluster');
-    this.server = new URL(cluster.server);
+  private readonly connection: KubeConnection;
+
+  constructor(connection: KubeConnection | KubeConfig) {
+    this.connection =
+      connection instanceof KubeConfig
+        ? kubeConnectionOf(connection)
+        : connection;
+    this.server = new URL(this.connection.server);
   }
 
   get serverUrl(): string {
@@ -135,7 +160,7 @@ export class KubeHttp {
       },
     };
     // Applied per request: tokens from files or exec plugins rotate.
-    await this.kubeConfig.applyToHTTPSOptions(options);
+    await this.connection.applyToHTTPSOptions(options);
     const transport = url.protocol === 'http:' ? http : https;
     if (transport === https) {
       this.agent ??= new https.Agent({

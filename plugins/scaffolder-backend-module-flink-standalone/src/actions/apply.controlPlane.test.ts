@@ -7,7 +7,7 @@ import {
   startFlinkSession,
   useControlPlane,
 } from '@flink-standalone/testenv';
-import { ClusterRegistry } from '@flink-standalone/plugin-flink-standalone-node';
+import { FlinkStandaloneClusters } from '@flink-standalone/plugin-flink-standalone-node';
 import {
   actionContext,
   testClaimTemplates,
@@ -32,17 +32,28 @@ beforeEach(async () => {
   namespace = await createTestNamespace(plane().client, 'apply-action');
 });
 
-function applyAction(config: Config) {
+/** The clusters of config, as the backend's cluster service builds them; closed after the tests. */
+const services: FlinkStandaloneClusters[] = [];
+afterAll(() => Promise.all(services.map(s => s.close())));
+
+async function clusterService(config: Config) {
+  const service = FlinkStandaloneClusters.fromConfig(config, {
+    restMaxAgeMs: 200,
+  });
+  services.push(service);
+  await service.start();
+  return service;
+}
+
+function applyAction(clusters: FlinkStandaloneClusters) {
   return createApplyAction({
     claimTemplates: testClaimTemplates(),
-    clusters: () => ClusterRegistry.fromConfig(config),
+    clusters,
     permissions: mockServices.permissions.mock({
       authorize: jest
         .fn()
         .mockResolvedValue([{ result: AuthorizeResult.ALLOW }]),
     }),
-    config,
-    restMaxAgeMs: 200,
   });
 }
 
@@ -80,13 +91,15 @@ const OBJECTS = [
 
 describe('flink:standalone:apply against the real control plane, Flink REST from a real Flink', () => {
   let flink: FlinkSession;
-  let config: Config;
+  let clusters: FlinkStandaloneClusters;
 
   beforeAll(async () => {
     flink = await startFlinkSession({ version: '2.2', taskManagers: 2 });
-    config = clusterConfig(plane(), token, {
-      flinkRest: { mode: 'direct', baseUrl: flink.restUrl },
-    });
+    clusters = await clusterService(
+      clusterConfig(plane(), token, {
+        flinkRest: { mode: 'direct', baseUrl: flink.restUrl },
+      }),
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -94,7 +107,7 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
   });
 
   it('creates the cluster, logs each object then the observer state until READY, and is idempotent', async () => {
-    const action = applyAction(config);
+    const action = applyAction(clusters);
     const first = actionContext(input());
     await action.handler(first.ctx as any);
 
@@ -170,7 +183,7 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
       waitForReady: false,
     });
     apply.ctx.workspacePath = workspace.path;
-    await applyAction(config).handler(apply.ctx as any);
+    await applyAction(clusters).handler(apply.ctx as any);
 
     expect(apply.outputs.state).toBeUndefined();
     expect((apply.outputs.objects as object[]).length).toBe(6);
@@ -189,15 +202,15 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
 });
 
 describe('flink:standalone:apply without a reachable Flink REST API', () => {
-  let config: Config;
+  let clusters: FlinkStandaloneClusters;
 
-  beforeAll(() => {
-    config = clusterConfig(plane(), token);
+  beforeAll(async () => {
+    clusters = await clusterService(clusterConfig(plane(), token));
   });
 
   it('in a dry-run template run validates on the API server and changes nothing', async () => {
     const { ctx, outputs, log } = actionContext(input(), { isDryRun: true });
-    await applyAction(config).handler(ctx as any);
+    await applyAction(clusters).handler(ctx as any);
 
     expect(outputs).toMatchObject({ dryRun: true, name: 'orders', namespace });
     expect(outputs.state).toBeUndefined();
@@ -233,14 +246,14 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
       }),
       { isDryRun: true },
     );
-    await expect(applyAction(config).handler(ctx as any)).rejects.toThrow(
+    await expect(applyAction(clusters).handler(ctx as any)).rejects.toThrow(
       /no-such-namespace/,
     );
   });
 
   it('on simulated nodes, ends once the pods are Ready and the claims Bound, and says why', async () => {
     const { ctx, outputs, log } = actionContext(input());
-    await applyAction(config).handler(ctx as any);
+    await applyAction(clusters).handler(ctx as any);
 
     expect(outputs.state).toBe('DEPLOYED_NOT_READY');
     expect(outputs.summary).toMatch(
@@ -268,7 +281,7 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
     const { ctx, log } = actionContext(input({ spec, timeoutSeconds: 600 }), {
       signal: controller.signal,
     });
-    const run = applyAction(config).handler(ctx as any);
+    const run = applyAction(clusters).handler(ctx as any);
     const started = Date.now();
     await new Promise<void>(resolve => {
       const poll = setInterval(() => {

@@ -1,10 +1,10 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { ConfigReader } from '@backstage/config';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { flinkStandaloneApplyPermission } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   ClusterRegistry,
   FlinkKubernetesCluster,
+  FlinkStandaloneClusters,
   KubeHttp,
 } from '@flink-standalone/plugin-flink-standalone-node';
 import {
@@ -39,9 +39,10 @@ function setup(
   });
   const action = createApplyAction({
     claimTemplates: testClaimTemplates(),
-    clusters: () => ClusterRegistry.of([cluster]),
+    clusters: FlinkStandaloneClusters.fromRegistry(
+      ClusterRegistry.of([cluster]),
+    ),
     permissions,
-    config: new ConfigReader({}),
   });
   return { action, permissions, requests };
 }

@@ -1,23 +1,21 @@
-import type {
-  LoggerService,
-  PermissionsService,
-} from '@backstage/backend-plugin-api';
+import type { PermissionsService } from '@backstage/backend-plugin-api';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
-import type { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { renderCluster } from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  ClusterConditionType,
+  renderCluster,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import {
   ApplyProgress,
-  ClusterRegistry,
+  FlinkStandaloneClusterService,
   applyCluster,
+  waitForReady,
 } from '@flink-standalone/plugin-flink-standalone-node';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ClaimTemplates } from '../claimTemplates/ClaimTemplates';
 import { authorizeApply } from '../apply/authorizeApply';
-import { flinkUiUrlFor } from '../apply/flinkUiUrl';
 import { FlinkManifests, readManifests } from '../apply/readManifests';
-import { waitForCluster } from '../apply/waitForCluster';
 import { applyExamples } from './apply.examples';
 import { SpecSource, loadSpec } from './specSource';
 import { specInputs } from './specInputs';
@@ -27,14 +25,21 @@ const DEFAULT_TIMEOUT_SECONDS = 600;
 
 export interface ApplyActionOptions {
   claimTemplates: ClaimTemplates;
-  /** Called on the first apply, so a scaffolder without Kubernetes access still starts. */
-  clusters: () => ClusterRegistry;
+  /** The backend's cluster service: the same clusters and watch caches as the backend plugin. */
+  clusters: FlinkStandaloneClusterService;
   permissions: PermissionsService;
-  config: Config;
-  logger?: LoggerService;
-  /** How long a Flink REST answer is reused while waiting; tests shorten it. */
-  restMaxAgeMs?: number;
 }
+
+/**
+ * READY says the JobManager answers; a new cluster is up when its TaskManager pods are ready
+ * and its claims bound too. On simulated (kwok) nodes no Flink answers, so there a cluster is up
+ * when its pods are Ready and its claims bound: as far as a simulation goes.
+ */
+const UP_CONDITIONS: ClusterConditionType[] = [
+  'JobManagerReady',
+  'TaskManagersReady',
+  'VolumesBound',
+];
 
 type ManifestSource = SpecSource & { manifestsPath?: string };
 
@@ -198,9 +203,10 @@ export function createApplyAction(options: ApplyActionOptions) {
         entityRef,
         await ctx.getInitiatorCredentials(),
       );
-      const cluster = options
-        .clusters()
-        .authorize(ctx.input.cluster, namespace);
+      const cluster = (await options.clusters.getClusters()).authorize(
+        ctx.input.cluster,
+        namespace,
+      );
       const dryRun = Boolean(ctx.isDryRun);
 
       const result = await applyCluster(cluster, objects, {
@@ -225,8 +231,7 @@ export function createApplyAction(options: ApplyActionOptions) {
           action: o.action,
         })),
       );
-      const flinkUiUrl = flinkUiUrlFor(
-        options.config,
+      const flinkUiUrl = options.clusters.flinkUiUrl(
         cluster,
         { namespace, name },
         ctx.input.flinkUiUrl,
@@ -235,18 +240,18 @@ export function createApplyAction(options: ApplyActionOptions) {
       if (dryRun || ctx.input.waitForReady === false) return;
 
       let summary = '';
-      const status = await waitForCluster(
-        cluster,
-        { namespace, name },
+      const status = await waitForReady(
+        await options.clusters.getObserver(),
+        { cluster: cluster.name, namespace, name },
         {
           timeoutMs:
             (ctx.input.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
           signal: ctx.signal,
-          logger: options.logger,
-          restMaxAgeMs: options.restMaxAgeMs,
-          onProgress: line => {
-            summary = line;
-            ctx.logger.info(line);
+          acceptSimulatedNodes: true,
+          requireConditions: UP_CONDITIONS,
+          onProgress: progress => {
+            summary = progress.summary;
+            ctx.logger.info(summary);
           },
         },
       );
