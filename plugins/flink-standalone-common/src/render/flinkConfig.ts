@@ -13,6 +13,18 @@ export type FlinkConfigValue = string | number | boolean;
 export type FlinkConfig = Record<string, FlinkConfigValue>;
 
 /**
+ * A restarted TaskManager re-offers its slots with their allocations, and the local state of a
+ * slot lives only as long as its allocation. Flink frees a slot nobody claims within 10 s
+ * (`taskmanager.slot.timeout`), shorter than a pod restart on a busy node: the state is deleted
+ * and the subtask restores from remote storage (seen in bench:recovery). Milliseconds, which
+ * every supported Flink version parses for both keys; the user's configuration overrides them.
+ */
+const LOCAL_RECOVERY_SLOT_TIMEOUTS = {
+  'taskmanager.slot.timeout': 60_000,
+  'slot.idle.timeout': 120_000,
+};
+
+/**
  * The cluster's Flink configuration: the keys the renderer owns (ports, addresses, memory,
  * working dirs, local recovery, HA), then the user's keys in sorted order.
  */
@@ -45,10 +57,12 @@ export function flinkConfiguration(spec: ClusterSpec): FlinkConfig {
     // being the pod name and the dir on the pod's own claim, a restarted TaskManager finds it.
     ...(tmWorkingDir && { 'process.taskmanager.working-dir': tmWorkingDir }),
     ...(jmWorkingDir && { 'process.jobmanager.working-dir': jmWorkingDir }),
-    ...(taskManager.localRecovery &&
-      Object.fromEntries(
+    ...(taskManager.localRecovery && {
+      ...Object.fromEntries(
         localRecoveryKeys(spec.flinkVersion).map(key => [key, true]),
-      )),
+      ),
+      ...LOCAL_RECOVERY_SLOT_TIMEOUTS,
+    }),
     ...(spec.highAvailability && {
       'high-availability.type': 'kubernetes',
       'high-availability.storageDir': spec.highAvailability.storageDir,

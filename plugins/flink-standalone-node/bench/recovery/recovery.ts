@@ -126,16 +126,6 @@ const CHANGED: [string, string, string][] = [
     'logs the JobInitialization span (restored bytes, download time)',
   ],
   [
-    'taskmanager.slot.timeout',
-    '60 s',
-    'a restarted TaskManager offers its recovered slots within this time (default 10 s is shorter than a pod restart under load)',
-  ],
-  [
-    'slot.idle.timeout',
-    '120 s',
-    'keeps the recovered allocation (and its local state) while the pod restarts',
-  ],
-  [
     'restart-strategy',
     'fixed-delay, 1 s, 1000 attempts',
     'the default exponential delay would add its own waiting to every figure',
@@ -156,8 +146,6 @@ function flinkConfiguration(): Record<string, string> {
     'state.backend.rocksdb.compression.per.level': 'NO_COMPRESSION',
     'traces.reporter.slf4j.factory.class':
       'org.apache.flink.traces.slf4j.Slf4jTraceReporterFactory',
-    'taskmanager.slot.timeout': '60 s',
-    'slot.idle.timeout': '120000',
     'restart-strategy.type': 'fixed-delay',
     'restart-strategy.fixed-delay.delay': '1 s',
     'restart-strategy.fixed-delay.attempts': '1000',
