@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 // The examples live at the repository root, outside any package.
 // eslint-disable-next-line @backstage/no-relative-monorepo-imports
 import { listExamples, renderExample } from '../../../scripts/examples';
+import { renderClusterYaml } from './render';
 
 const examples = listExamples();
 const VALIDATOR = resolve(__dirname, '../../../scripts/validate-manifests.mjs');
@@ -101,7 +102,48 @@ describe('npm run render (the command for GitOps users)', () => {
     const example = examples.find(e => e.specFile.endsWith('minimal.yaml'))!;
     const result = run([example.specFile]);
     expect(result.status).toBe(0);
-    expect(renderExample(example)).toContain(result.stdout);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      renderClusterYaml(readFileSync(example.specFile, 'utf8')),
+    );
+    // The checked-in rendering is the same output under a header line.
+    expect(renderExample(example)).toMatch(
+      /^# Rendered from minimal\.yaml.*\n---\n/,
+    );
+    expect(renderExample(example).endsWith(result.stdout)).toBe(true);
+  });
+
+  it.each([[[]], [['a.yaml', 'b.yaml']], [['--help']]])(
+    'prints its usage and exits 2 for arguments %j',
+    args => {
+      const result = run(args);
+      expect(result).toEqual({
+        status: 2,
+        stdout: '',
+        stderr: 'usage: npm run render -- <spec.yaml | ->\n',
+      });
+    },
+  );
+
+  it('names a spec file that does not exist and exits 1', () => {
+    const missing = join(
+      mkdtempSync(join(tmpdir(), 'flink-spec-')),
+      'nope.yaml',
+    );
+    const result = run([missing]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `render failed: ENOENT: no such file or directory, open '${missing}'\n`,
+    );
+  });
+
+  it('reads the spec from stdin with "-"', () => {
+    const example = examples.find(e => e.specFile.endsWith('minimal.yaml'))!;
+    const spec = readFileSync(example.specFile, 'utf8');
+    const result = run(['-'], spec);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(renderClusterYaml(spec));
   });
 
   it('prints every problem and exits non-zero for an invalid spec on stdin', () => {

@@ -1,12 +1,7 @@
-import type {
-  V1ConfigMap,
-  V1Deployment,
-  V1PodDisruptionBudget,
-  V1Role,
-  V1RoleBinding,
-  V1Service,
-  V1StatefulSet,
-} from '@kubernetes/client-node';
+import type { Deployment, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { ConfigMap, Service } from 'kubernetes-types/core/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import { parse } from 'yaml';
 import { ClusterSpecInput, parseClusterSpec } from '../spec';
 import {
@@ -46,12 +41,12 @@ function find<T extends FlinkClusterObject>(
   return found as T;
 }
 
-const mainContainer = (workload: V1StatefulSet | V1Deployment) =>
+const mainContainer = (workload: StatefulSet | Deployment) =>
   workload.spec!.template.spec!.containers[0];
 
 /** The Flink configuration as Flink reads it: flat keys, whatever the file format. */
 function flinkConfig(objects: FlinkClusterObject[]): Record<string, unknown> {
-  const data = find<V1ConfigMap>(
+  const data = find<ConfigMap>(
     objects,
     'ConfigMap',
     'flink-config-orders',
@@ -112,6 +107,71 @@ describe('renderCluster', () => {
     );
   });
 
+  it('is pure: a spec whose keys come in another order gives byte-identical YAML', () => {
+    const input = {
+      ...base,
+      component: 'orders-analytics',
+      highAvailability: { storageDir: 's3://ha/orders' },
+      taskManager: {
+        replicas: 2,
+        volumeClaimTemplates: [
+          {
+            ...tmVolume,
+            labels: { 'b.example.com/tier': 'x', 'a.example.com/tier': 'y' },
+            annotations: { 'b.example.com/note': '1', 'a.example.com/x': '2' },
+          },
+        ],
+        podDisruptionBudget: { maxUnavailable: 1 },
+      },
+      jobManager: { resources: { memory: '2Gi', cpu: '2' } },
+      flinkConfiguration: {
+        'state.backend.type': 'rocksdb',
+        'execution.checkpointing.interval': '30s',
+        'state.backend.incremental': true,
+      },
+      podTemplate: {
+        labels: { team: 'payments', cost: 'eu' },
+        annotations: { 'b.example.com/x': '1', 'a.example.com/y': '2' },
+        nodeSelector: { zone: 'a', disk: 'ssd' },
+        tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+        affinity: {
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 100,
+                podAffinityTerm: {
+                  topologyKey: 'kubernetes.io/hostname',
+                  labelSelector: { matchLabels: { app: 'orders' } },
+                },
+              },
+            ],
+          },
+        },
+        env: [{ name: 'TZ', value: 'UTC' }],
+      },
+      rest: {
+        serviceType: 'LoadBalancer',
+        annotations: { 'b.example.com/lb': '1', 'a.example.com/lb': '2' },
+      },
+    };
+    // Every object's keys reversed, maps included: YAML and JSON maps have no order.
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reversed(v)]),
+            )
+          : value;
+    const shuffled = reversed(input);
+    expect(JSON.stringify(shuffled)).not.toBe(JSON.stringify(input));
+    expect(toYaml(renderCluster(parseClusterSpec(shuffled)))).toBe(
+      toYaml(renderCluster(parseClusterSpec(input))),
+    );
+  });
+
   it('puts the labels on every object, and the Backstage kubernetes-id', () => {
     const objects = render({
       component: 'orders-analytics',
@@ -128,11 +188,7 @@ describe('renderCluster', () => {
         'backstage.io/kubernetes-id': 'orders-analytics',
       });
     }
-    const tm = find<V1StatefulSet>(
-      objects,
-      'StatefulSet',
-      'orders-taskmanager',
-    );
+    const tm = find<StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager');
     expect(tm.metadata!.labels).toMatchObject({
       component: 'taskmanager',
       'app.kubernetes.io/component': 'taskmanager',
@@ -159,18 +215,10 @@ describe('renderCluster', () => {
         pvcRetention: { whenScaled: 'Retain' },
       },
     });
-    const tm = find<V1StatefulSet>(
-      objects,
-      'StatefulSet',
-      'orders-taskmanager',
-    );
+    const tm = find<StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager');
 
     it('names a governing headless Service that is rendered too', () => {
-      const service = find<V1Service>(
-        objects,
-        'Service',
-        tm.spec!.serviceName!,
-      );
+      const service = find<Service>(objects, 'Service', tm.spec!.serviceName!);
       expect(service.spec).toMatchObject({
         clusterIP: 'None',
         selector: tm.spec!.selector.matchLabels,
@@ -229,6 +277,9 @@ describe('renderCluster', () => {
         'execution.state-recovery.from-local': true,
         'execution.checkpointing.local-backup.enabled': true,
         'taskmanager.numberOfTaskSlots': 2,
+        // A restarted pod's recovered slots (and their local state) outlive its restart.
+        'taskmanager.slot.timeout': 60_000,
+        'slot.idle.timeout': 120_000,
       });
     });
 
@@ -240,9 +291,9 @@ describe('renderCluster', () => {
     });
 
     it('renders a JobManager StatefulSet with its own claims and the JobManager Service as governing Service', () => {
-      const jm = find<V1StatefulSet>(objects, 'StatefulSet', 'orders');
+      const jm = find<StatefulSet>(objects, 'StatefulSet', 'orders');
       expect(jm.spec!.serviceName).toBe('orders');
-      find<V1Service>(objects, 'Service', 'orders');
+      find<Service>(objects, 'Service', 'orders');
       expect(jm.spec!.volumeClaimTemplates!.map(t => t.metadata!.name)).toEqual(
         ['jm-data'],
       );
@@ -304,7 +355,7 @@ describe('renderCluster', () => {
         volumeClaimTemplates: [tmVolume],
       },
     });
-    const tm = find<V1Deployment>(objects, 'Deployment', 'orders-taskmanager');
+    const tm = find<Deployment>(objects, 'Deployment', 'orders-taskmanager');
 
     it('turns claim templates into generic ephemeral volumes (one claim per pod)', () => {
       const volume = tm.spec!.template.spec!.volumes!.find(
@@ -336,7 +387,7 @@ describe('renderCluster', () => {
 
   describe('the Flink configuration', () => {
     it('is config.yaml in nested YAML for 2.x and flink-conf.yaml in flat lines for 1.x', () => {
-      const v2 = find<V1ConfigMap>(
+      const v2 = find<ConfigMap>(
         render({}),
         'ConfigMap',
         'flink-config-orders',
@@ -348,7 +399,7 @@ describe('renderCluster', () => {
       expect(v2['config.yaml']).toMatch(
         /^jobmanager:\n {2}rpc:\n {4}address: orders\n/,
       );
-      const v1 = find<V1ConfigMap>(
+      const v1 = find<ConfigMap>(
         render({ flinkVersion: '1.20' }),
         'ConfigMap',
         'flink-config-orders',
@@ -392,7 +443,7 @@ describe('renderCluster', () => {
 
     it('rolls the pods when the configuration changes', () => {
       const hash = (objects: FlinkClusterObject[]) =>
-        find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager').spec!
+        find<StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager').spec!
           .template.metadata!.annotations![CONFIG_HASH_ANNOTATION];
       const before = hash(
         render({ flinkConfiguration: { 'pipeline.name': 'a' } }),
@@ -424,7 +475,7 @@ describe('renderCluster', () => {
         taskManager: { replicas: 2 },
       });
       expect(
-        mainContainer(find<V1Deployment>(objects, 'Deployment', 'orders')).args,
+        mainContainer(find<Deployment>(objects, 'Deployment', 'orders')).args,
       ).toEqual([
         'standalone-job',
         '--job-classname',
@@ -439,7 +490,7 @@ describe('renderCluster', () => {
     });
 
     it('fetches an http(s) jar into usrlib with an init container', () => {
-      const jm = find<V1Deployment>(
+      const jm = find<Deployment>(
         render({
           mode: 'application',
           job: {
@@ -480,18 +531,18 @@ describe('renderCluster', () => {
     });
 
     it('grants exactly configmaps in the namespace to the pods (leader election locks ConfigMaps, not Leases)', () => {
-      const role = find<V1Role>(objects, 'Role', 'orders');
+      const role = find<Role>(objects, 'Role', 'orders');
       expect(role.rules!.map(r => [r.apiGroups, r.resources])).toEqual([
         [[''], ['configmaps']],
       ]);
-      const binding = find<V1RoleBinding>(objects, 'RoleBinding', 'orders');
+      const binding = find<RoleBinding>(objects, 'RoleBinding', 'orders');
       expect(binding.subjects).toEqual([
         { kind: 'ServiceAccount', name: 'orders', namespace: 'streaming' },
       ]);
       for (const name of ['orders', 'orders-taskmanager']) {
         const workload = objects.find(
           o => o.metadata!.name === name && 'spec' in o && o.kind !== 'Service',
-        ) as V1StatefulSet;
+        ) as StatefulSet;
         expect(workload.spec!.template.spec).toMatchObject({
           serviceAccountName: 'orders',
           automountServiceAccountToken: true,
@@ -500,7 +551,7 @@ describe('renderCluster', () => {
     });
 
     it('advertises the JobManager pod IP and sets the HA keys', () => {
-      const jm = find<V1Deployment>(objects, 'Deployment', 'orders');
+      const jm = find<Deployment>(objects, 'Deployment', 'orders');
       expect(mainContainer(jm).args).toEqual([
         'jobmanager',
         '-D',
@@ -526,14 +577,14 @@ describe('renderCluster', () => {
       });
       expect(withAccount.some(o => o.kind === 'ServiceAccount')).toBe(false);
       expect(
-        find<V1RoleBinding>(withAccount, 'RoleBinding', 'orders').subjects![0]
+        find<RoleBinding>(withAccount, 'RoleBinding', 'orders').subjects![0]
           .name,
       ).toBe('platform-flink');
     });
 
     it('gives pods no API token without HA, and a Recreate JobManager', () => {
       const plain = render({});
-      const jm = find<V1Deployment>(plain, 'Deployment', 'orders');
+      const jm = find<Deployment>(plain, 'Deployment', 'orders');
       expect(jm.spec!.template.spec!.automountServiceAccountToken).toBe(false);
       expect(jm.spec!.strategy).toEqual({ type: 'Recreate' });
       expect(plain.some(o => o.kind === 'Role')).toBe(false);
@@ -549,16 +600,14 @@ describe('renderCluster', () => {
         annotations: { 'example.com/lb': 'internal' },
       },
     });
-    const jm = mainContainer(
-      find<V1Deployment>(objects, 'Deployment', 'orders'),
-    );
+    const jm = mainContainer(find<Deployment>(objects, 'Deployment', 'orders'));
     expect(jm.readinessProbe!.httpGet).toEqual({
       path: '/config',
       port: 'rest',
     });
     expect(jm.livenessProbe!.tcpSocket).toEqual({ port: 'rpc' });
     const tm = mainContainer(
-      find<V1StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager'),
+      find<StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager'),
     );
     expect(tm.readinessProbe!.tcpSocket).toEqual({ port: 'rpc' });
     expect(tm.resources).toEqual({
@@ -570,7 +619,7 @@ describe('renderCluster', () => {
       'FallbackToLogsOnError',
       'FallbackToLogsOnError',
     ]);
-    const rest = find<V1Service>(objects, 'Service', 'orders-rest');
+    const rest = find<Service>(objects, 'Service', 'orders-rest');
     expect(rest.spec).toMatchObject({
       type: 'NodePort',
       ports: [
@@ -614,7 +663,7 @@ describe('renderCluster', () => {
         o =>
           o.metadata!.name === name &&
           (o.kind === 'Deployment' || o.kind === 'StatefulSet'),
-      ) as V1Deployment;
+      ) as Deployment;
       const template = workload.spec!.template;
       expect(template.metadata!.labels).toMatchObject({
         team: 'risk',
@@ -646,7 +695,7 @@ describe('renderCluster', () => {
   });
 
   it('renders a disruption budget for the TaskManagers when asked', () => {
-    const budget = find<V1PodDisruptionBudget>(
+    const budget = find<PodDisruptionBudget>(
       render({
         taskManager: { podDisruptionBudget: { maxUnavailable: '10%' } },
       }),
@@ -680,7 +729,7 @@ describe('renderCluster', () => {
 describe('what Flink itself reads from the rendered objects', () => {
   const workloads = (objects: FlinkClusterObject[]) =>
     objects.filter(
-      (o): o is V1StatefulSet | V1Deployment =>
+      (o): o is StatefulSet | Deployment =>
         o.kind === 'StatefulSet' || o.kind === 'Deployment',
     );
   const applicationJob = {
@@ -756,17 +805,13 @@ describe('what Flink itself reads from the rendered objects', () => {
       jobManager: { workload: 'StatefulSet', volumeClaimTemplates: [jmVolume] },
       taskManager: { volumeClaimTemplates: [tmVolume], localRecovery: false },
     });
-    const jm = find<V1StatefulSet>(objects, 'StatefulSet', 'orders');
+    const jm = find<StatefulSet>(objects, 'StatefulSet', 'orders');
     expect(mainContainer(jm).args).toEqual([
       'jobmanager',
       '-D',
       'jobmanager.resource-id=$(POD_NAME)',
     ]);
-    const tm = find<V1StatefulSet>(
-      objects,
-      'StatefulSet',
-      'orders-taskmanager',
-    );
+    const tm = find<StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager');
     expect(mainContainer(tm).args).toEqual([
       'taskmanager',
       '-D',
@@ -775,13 +820,14 @@ describe('what Flink itself reads from the rendered objects', () => {
     expect(flinkConfig(objects)).not.toHaveProperty(
       'execution.state-recovery.from-local',
     );
+    expect(flinkConfig(objects)).not.toHaveProperty('taskmanager.slot.timeout');
     // A Deployment pod gets a new claim with a new name: a fresh identity is right.
     const deployment = render({
       taskManager: { workload: 'Deployment', volumeClaimTemplates: [tmVolume] },
     });
     expect(
       mainContainer(
-        find<V1Deployment>(deployment, 'Deployment', 'orders-taskmanager'),
+        find<Deployment>(deployment, 'Deployment', 'orders-taskmanager'),
       ).args,
     ).toEqual(['taskmanager']);
   });
@@ -861,7 +907,7 @@ describe('what Flink itself reads from the rendered objects', () => {
   });
 
   it('keeps the jar fetcher next to the plugin copier in application mode', () => {
-    const jm = find<V1Deployment>(
+    const jm = find<Deployment>(
       render({
         mode: 'application',
         job: {

@@ -1,4 +1,5 @@
 import { InputError } from '@backstage/errors';
+import { fromYaml } from '../render/yaml';
 import {
   ClusterSpecError,
   parseClusterSpec,
@@ -750,6 +751,146 @@ describe('parseClusterSpec errors', () => {
         { ...minimal, highAvailability: { storageDir: '/tmp/ha' } },
         'highAvailability.storageDir',
         /URI of durable storage/,
+      );
+    });
+  });
+
+  describe("map keys: each breaks its map's rule or arrives, none is lost silently", () => {
+    // JSON.parse and the YAML parser keep "__proto__" as an own key, as a request body or a
+    // spec file brings it; zod's records would drop it without a word.
+    const maps: [string, string, RegExp][] = [
+      [
+        '"flinkConfiguration": {"__proto__": "x", "a.b": "1"}',
+        'flinkConfiguration.__proto__',
+        /must be a Flink configuration key.*no Flink option is named "__proto__"/,
+      ],
+      [
+        '"podTemplate": {"labels": {"__proto__": "x"}}',
+        'podTemplate.labels.__proto__',
+        /must be a label or annotation key/,
+      ],
+      [
+        '"podTemplate": {"annotations": {"__proto__": "x"}}',
+        'podTemplate.annotations.__proto__',
+        /must be a label or annotation key/,
+      ],
+      [
+        '"podTemplate": {"nodeSelector": {"__proto__": "x"}}',
+        'podTemplate.nodeSelector.__proto__',
+        /must be a label or annotation key/,
+      ],
+      [
+        '"rest": {"annotations": {"__proto__": "x"}}',
+        'rest.annotations.__proto__',
+        /must be a label or annotation key/,
+      ],
+      [
+        '"taskManager": {"volumeClaimTemplates": [{"name": "d", "storage": "1Gi", "labels": {"__proto__": "x"}}]}',
+        'taskManager.volumeClaimTemplates[0].labels.__proto__',
+        /must be a label or annotation key/,
+      ],
+      [
+        '"podTemplate": {"affinity": {"nodeAffinity": {"__proto__": {}}}}',
+        'podTemplate.affinity.nodeAffinity.__proto__',
+        /is not a field Kubernetes knows/,
+      ],
+      [
+        '"podTemplate": {"__proto__": {}}',
+        'podTemplate.__proto__',
+        /is not a field of the cluster spec/,
+      ],
+    ];
+
+    it.each(maps)('JSON %s', (json, path, message) => {
+      const input = JSON.parse(
+        `{"name": "orders", "namespace": "streaming", "flinkVersion": "2.1", ${json}}`,
+      );
+      expectProblem(input, path, message);
+      // One problem per key: a strict object's unknown field is not reported twice.
+      expect(
+        problemsOf(input).filter(p => p.startsWith(`${path}:`)),
+      ).toHaveLength(1);
+    });
+
+    it('reports a __proto__ key of a YAML spec file, with the other problems', () => {
+      const [input] = fromYaml(
+        'name: orders\nnamespace: Streaming\nflinkVersion: "2.1"\npodTemplate:\n  labels:\n    __proto__: x\n    team: a b\n',
+      );
+      expect(problemsOf(input)).toEqual([
+        expect.stringMatching(/^namespace: must be a DNS-1123 label/),
+        expect.stringMatching(
+          /^podTemplate\.labels\.team: must be a label value/,
+        ),
+        expect.stringMatching(
+          /^podTemplate\.labels\.__proto__: must be a label or annotation key/,
+        ),
+      ]);
+    });
+
+    it('keeps keys that are names of Object.prototype members', () => {
+      const spec = parseClusterSpec({
+        ...minimal,
+        flinkConfiguration: { constructor: 'x', 'toString.a': 1 },
+        podTemplate: {
+          labels: { constructor: 'x', hasOwnProperty: 'y' },
+          annotations: { toString: 'z' },
+          nodeSelector: { valueOf: 'v' },
+          env: [{ name: 'constructor', value: 'c' }],
+        },
+      });
+      expect(spec.flinkConfiguration).toEqual({
+        constructor: 'x',
+        'toString.a': 1,
+      });
+      expect(spec.podTemplate.labels).toEqual({
+        constructor: 'x',
+        hasOwnProperty: 'y',
+      });
+      expect(spec.podTemplate.annotations).toEqual({ toString: 'z' });
+      expect(spec.podTemplate.nodeSelector).toEqual({ valueOf: 'v' });
+      expect(spec.podTemplate.env).toEqual([
+        { name: 'constructor', value: 'c' },
+      ]);
+    });
+
+    it('rejects an environment variable set twice, which the container would keep once', () => {
+      expectProblem(
+        {
+          ...minimal,
+          podTemplate: {
+            env: [
+              { name: 'TZ', value: 'UTC' },
+              { name: 'TZ', value: 'CET' },
+            ],
+          },
+        },
+        'podTemplate.env[1].name',
+        /"TZ" is set twice: the container would keep only one of the values/,
+      );
+    });
+
+    it("rejects the renderer's config-hash annotation and labels on claims", () => {
+      expectProblem(
+        {
+          ...minimal,
+          podTemplate: {
+            annotations: { 'flink-standalone.backstage.io/config-hash': 'x' },
+          },
+        },
+        'podTemplate.annotations."flink-standalone.backstage.io/config-hash"',
+        /is set by the renderer/,
+      );
+      expectProblem(
+        {
+          ...minimal,
+          taskManager: {
+            volumeClaimTemplates: [
+              { name: 'd', storage: '1Gi', labels: { type: 'mine' } },
+            ],
+          },
+        },
+        'taskManager.volumeClaimTemplates[0].labels.type',
+        /is set by the renderer/,
       );
     });
   });

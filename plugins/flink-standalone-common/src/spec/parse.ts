@@ -1,6 +1,7 @@
 import { InputError } from '@backstage/errors';
 import type { z } from 'zod';
 import { ClusterSpec, clusterSpecSchema } from './schema';
+import { unholdableKeys } from './unholdableKeys';
 
 /** One problem with a spec: where (`taskManager.volumeClaimTemplates[0].storage`) and which rule. */
 export interface SpecProblem {
@@ -68,9 +69,15 @@ function toProblems(issues: readonly z.core.$ZodIssue[]): SpecProblem[] {
 export function validateClusterSpec(input: unknown): SpecValidation {
   // reportInput tells a missing field from a wrong one; the input never leaves this function.
   const result = clusterSpecSchema.safeParse(input, { reportInput: true });
-  return result.success
+  const problems = result.success ? [] : toProblems(result.error.issues);
+  // zod reports a __proto__ key of a strict object as an unknown field, and drops one of a map.
+  const reported = new Set(problems.map(p => p.path));
+  const dropped = unholdableKeys(input)
+    .map(p => ({ path: formatPath(p.path), message: p.message }))
+    .filter(p => !reported.has(p.path));
+  return result.success && dropped.length === 0
     ? { valid: true, spec: result.data }
-    : { valid: false, problems: toProblems(result.error.issues) };
+    : { valid: false, problems: [...problems, ...dropped] };
 }
 
 /** The full spec with defaults, or a `ClusterSpecError` listing every problem. */

@@ -5,6 +5,7 @@ import {
   pluginForUri,
   specUris,
 } from './fileSystems';
+import { CONFIG_HASH_ANNOTATION } from '../render/names';
 import { FLINK_VERSIONS, FlinkVersion } from './flinkVersions';
 import { asArray, asRecord } from './guards';
 import { findOwnedKey, ownedKeyMessage, OwnedWhen } from './ownedKeys';
@@ -114,6 +115,7 @@ function checkVolumes(spec: Record<string, unknown>, ctx: Ctx) {
     const mountPaths = new Set<unknown>();
     templates.forEach((template, index) => {
       const path = [component, 'volumeClaimTemplates', index];
+      checkReservedLabels(template.labels, [...path, 'labels'], ctx);
       if (names.has(template.name)) {
         problem(
           ctx,
@@ -204,40 +206,61 @@ function checkFlink1ConfigValues(spec: Record<string, unknown>, ctx: Ctx) {
 
 function checkPodTemplate(spec: Record<string, unknown>, ctx: Ctx) {
   const podTemplate = asRecord(spec.podTemplate);
-  for (const key of Object.keys(asRecord(podTemplate.labels))) {
+  checkReservedLabels(podTemplate.labels, ['podTemplate', 'labels'], ctx);
+  // The renderer's own annotation would replace the user's without a word.
+  if (
+    Object.hasOwn(asRecord(podTemplate.annotations), CONFIG_HASH_ANNOTATION)
+  ) {
+    problem(
+      ctx,
+      ['podTemplate', 'annotations', CONFIG_HASH_ANNOTATION],
+      `"${CONFIG_HASH_ANNOTATION}" is set by the renderer (a hash of the Flink configuration, so a change rolls the pods)`,
+    );
+  }
+  const seen = new Set<string>();
+  asArray(podTemplate.env)
+    .map(asRecord)
+    .forEach((variable, index) => {
+      const name = variable.name;
+      if (typeof name !== 'string') return;
+      const path = ['podTemplate', 'env', index, 'name'];
+      if (seen.has(name)) {
+        problem(
+          ctx,
+          path,
+          `"${name}" is set twice: the container would keep only one of the values`,
+        );
+      }
+      seen.add(name);
+      if (RESERVED_ENV_NAMES.includes(name)) {
+        problem(
+          ctx,
+          path,
+          `"${name}" is set by the renderer from the downward API`,
+        );
+      }
+      // hasOwn: a name such as "constructor" is no entry of the table.
+      if (Object.hasOwn(ENTRYPOINT_CONFIG_ENV, name)) {
+        problem(
+          ctx,
+          path,
+          `"${name}" is read by the image's entrypoint, which writes it into the Flink configuration over the rendered file; ${ENTRYPOINT_CONFIG_ENV[name]}`,
+        );
+      }
+    });
+}
+
+/** Labels the renderer sets on the same object; the spec's value would replace or lose to it. */
+function checkReservedLabels(labels: unknown, path: Path, ctx: Ctx) {
+  for (const key of Object.keys(asRecord(labels))) {
     if (isReservedLabel(key)) {
       problem(
         ctx,
-        ['podTemplate', 'labels', key],
+        [...path, key],
         `"${key}" is set by the renderer (selectors and the Backstage Kubernetes plugin rely on it)`,
       );
     }
   }
-  asArray(podTemplate.env)
-    .map(asRecord)
-    .forEach((variable, index) => {
-      if (
-        typeof variable.name === 'string' &&
-        RESERVED_ENV_NAMES.includes(variable.name)
-      ) {
-        problem(
-          ctx,
-          ['podTemplate', 'env', index, 'name'],
-          `"${variable.name}" is set by the renderer from the downward API`,
-        );
-      }
-      const instead =
-        typeof variable.name === 'string'
-          ? ENTRYPOINT_CONFIG_ENV[variable.name]
-          : undefined;
-      if (instead) {
-        problem(
-          ctx,
-          ['podTemplate', 'env', index, 'name'],
-          `"${variable.name}" is read by the image's entrypoint, which writes it into the Flink configuration over the rendered file; ${instead}`,
-        );
-      }
-    });
 }
 
 /**

@@ -58,13 +58,30 @@ const labelValue = z
       'must be a label value: letters, digits, "-", "_" and ".", alphanumeric at both ends',
   });
 
-const qualifiedKey = z.string().refine(isQualifiedKey, {
-  error:
-    'must be a label key: an optional DNS subdomain prefix and "/", then at most 63 characters',
-});
+/** The rule of label, node-selector and annotation keys (Kubernetes' qualified names). */
+export const QUALIFIED_KEY_RULE =
+  'must be a label or annotation key: an optional DNS subdomain prefix and "/", then at most 63 characters of letters, digits, "-", "_" and ".", alphanumeric at both ends';
 
-const labels = z.record(qualifiedKey, labelValue);
-const annotations = z.record(qualifiedKey, z.string());
+const qualifiedKey = z
+  .string()
+  .refine(isQualifiedKey, { error: QUALIFIED_KEY_RULE });
+
+/**
+ * YAML and JSON maps have no order, so the spec's maps come out sorted: the same spec with its
+ * keys in another order renders byte-identical manifests.
+ */
+function sortedKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(sortedKeys) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map(key => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  ) as T;
+}
+
+const labels = z.record(qualifiedKey, labelValue).transform(sortedKeys);
+const annotations = z.record(qualifiedKey, z.string()).transform(sortedKeys);
 
 const quantity = (
   what: 'cpu' | 'memory' | 'storage',
@@ -245,13 +262,16 @@ const highAvailabilitySchema = z.strictObject({
     }),
 });
 
+/** Dot-separated segments; `$` for Flink's `$internal.*` keys, `_` for env names in keys. */
 const FLINK_KEY = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+
+/** The rule of flinkConfiguration keys. */
+export const FLINK_KEY_RULE =
+  'must be a Flink configuration key such as state.backend.type: segments of letters, digits, "-", "_" and "$" joined by "."';
 
 const flinkConfigurationSchema = z
   .record(
-    z.string().regex(FLINK_KEY, {
-      error: 'must be a Flink configuration key such as state.backend.type',
-    }),
+    z.string().regex(FLINK_KEY, { error: FLINK_KEY_RULE }),
     z.union(
       [
         z.string().regex(/^[^\n\r]*$/, {
@@ -280,10 +300,11 @@ const tolerationSchema = z.strictObject({
 });
 
 /** Affinity terms are passed through as written; the API server validates their shape. */
+const affinityTerms = z.record(z.string(), z.unknown()).transform(sortedKeys);
 const affinitySchema = z.strictObject({
-  nodeAffinity: z.record(z.string(), z.unknown()).optional(),
-  podAffinity: z.record(z.string(), z.unknown()).optional(),
-  podAntiAffinity: z.record(z.string(), z.unknown()).optional(),
+  nodeAffinity: affinityTerms.optional(),
+  podAffinity: affinityTerms.optional(),
+  podAntiAffinity: affinityTerms.optional(),
 });
 
 const podTemplateSchema = z
