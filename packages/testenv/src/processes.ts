@@ -184,26 +184,68 @@ export function onProcessExit(cleanup: Cleanup): () => void {
 /** Thrown from a waitFor() check to stop waiting at once (e.g. the process died). */
 export class FatalError extends Error {}
 
-/** Polls until check() returns a value (not undefined/false), or throws after timeoutMs. */
+/**
+ * Errors no retry can cure: a bug in the check (TypeError and kin), a failed assertion, or a
+ * request the API server judged malformed or invalid (400, 422).
+ */
+export function isUnexpectedError(error: unknown): boolean {
+  if (
+    error instanceof TypeError ||
+    error instanceof ReferenceError ||
+    error instanceof SyntaxError ||
+    error instanceof RangeError
+  ) {
+    return true;
+  }
+  // jest's expect() throws errors that carry the matcher's result.
+  if (typeof error === 'object' && error !== null && 'matcherResult' in error) {
+    return true;
+  }
+  const status = (error as { status?: unknown } | null)?.status;
+  return (
+    error instanceof Error &&
+    error.name === 'KubeApiError' &&
+    (status === 400 || status === 422)
+  );
+}
+
+/** What a check returns while the condition does not hold yet. */
+type NotYet = undefined | null | false | 0 | '';
+
+/**
+ * Polls until check() returns a value that says the condition holds: anything truthy. `0`, `''`,
+ * `null`, `false` and `undefined` mean "not yet" (a count of 0 or an empty answer is no
+ * success). Errors on the way (a 404 before an object exists, a refused connection while a
+ * server starts) are retried and the last one is named on timeout; a `FatalError` or an error
+ * `isUnexpectedError` (override with `retryOn`) is thrown at once instead of waiting it out.
+ */
 export async function waitFor<T>(
   what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 30_000, intervalMs = 200 } = {},
+  check: () => Promise<T | NotYet> | T | NotYet,
+  {
+    timeoutMs = 30_000,
+    intervalMs = 200,
+    retryOn = (error: unknown) => !isUnexpectedError(error),
+  }: {
+    timeoutMs?: number;
+    intervalMs?: number;
+    retryOn?: (error: unknown) => boolean;
+  } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
+  let last = '';
   for (;;) {
     try {
       const value = await check();
-      if (value !== undefined && value !== false) return value as T;
+      if (value) return value as T;
+      last = `last answer: ${JSON.stringify(value) ?? 'undefined'}`;
     } catch (error) {
-      if (error instanceof FatalError) throw error;
-      lastError = error;
+      if (error instanceof FatalError || !retryOn(error)) throw error;
+      last = `last error: ${error instanceof Error ? error.message : String(error)}`;
     }
     if (Date.now() > deadline) {
-      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${reason}`,
+        `timed out after ${timeoutMs} ms waiting for ${what}; ${last}`,
       );
     }
     await new Promise(r => setTimeout(r, intervalMs));

@@ -3,8 +3,11 @@ import { createTestNamespace, useControlPlane } from './shared';
 
 const plane = useControlPlane();
 
-/** The Role the renderer makes for Kubernetes HA: ConfigMaps and Leases in one namespace. */
-const haRole = {
+/**
+ * A Role of the plane's own tests: ConfigMaps and Leases in one namespace. It checks that RBAC is
+ * enforced; the renderer's HA Role is tested in plugins/flink-standalone-node (haRbac.test.ts).
+ */
+const testRole = {
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'Role',
   metadata: { name: 'flink' },
@@ -31,7 +34,7 @@ async function setUpServiceAccount(ns: string) {
   });
   await client.create(
     `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
-    haRole,
+    testRole,
   );
   await client.create(
     `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
@@ -76,7 +79,7 @@ async function allowed(
 }
 
 describe('RBAC and authentication are real', () => {
-  it('lets the HA ServiceAccount get/update ConfigMaps and Leases, but not list Secrets', async () => {
+  it('lets a ServiceAccount do what its Role grants (ConfigMaps, Leases), not list Secrets', async () => {
     const { client } = plane();
     const ns = await createTestNamespace(client, 'rbac');
     const other = await createTestNamespace(client, 'rbac-other');
