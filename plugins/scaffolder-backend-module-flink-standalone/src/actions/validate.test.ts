@@ -22,22 +22,36 @@ describe('flink:standalone:validate', () => {
     ]);
   });
 
-  it('fails with every problem, claim templates included', async () => {
+  it('fails with every problem: the spec rules and the unknown claim template together', async () => {
     const { ctx, outputs } = actionContext({
       spec: {
-        name: 'orders',
+        name: 'Orders',
         flinkVersion: '2.2',
         taskManager: {
-          volumeClaimTemplates: [{ name: 'd', claimTemplate: 'nope' }],
+          volumeClaimTemplates: [
+            { name: 'd', claimTemplate: 'nope' },
+            { name: 'e', claimTemplate: 'fast-ssd-50g', mountPath: 'rel' },
+          ],
         },
       },
     });
     const error = await action.handler(ctx as any).catch(e => e);
     expect(error.name).toBe('InputError');
     expect(outputs.valid).toBe(false);
-    expect((outputs.problems as { path: string }[]).map(p => p.path)).toEqual([
-      'taskManager.volumeClaimTemplates[0].claimTemplate',
-    ]);
+    const problems = outputs.problems as { path: string; message: string }[];
+    expect(problems.map(p => p.path).sort()).toEqual(
+      [
+        'name',
+        'namespace',
+        'taskManager.volumeClaimTemplates[0].claimTemplate',
+        'taskManager.volumeClaimTemplates[1].mountPath',
+      ].sort(),
+    );
+    // The failed reference is reported once, as a reference: not also as an unknown field.
+    expect(
+      problems.find(p => p.path.endsWith('[0].claimTemplate'))!.message,
+    ).toMatch(/"nope" is not a claim template defined by the platform/);
+    expect(error.message).toMatch(/Invalid Flink cluster spec \(4 problems\)/);
   });
 
   it('reports the problems as outputs when asked not to fail', async () => {

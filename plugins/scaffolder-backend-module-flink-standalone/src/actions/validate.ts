@@ -11,17 +11,27 @@ import { validateExamples } from './validate.examples';
 
 export const VALIDATE_ACTION_ID = 'flink:standalone:validate';
 
-function problemsOf(
+/**
+ * Every problem at once: the claim-template references and the spec's own rules. An entry whose
+ * reference failed is judged without it: its `claimTemplate` field and the storage the template
+ * would have given are the reference's problem, already reported.
+ */
+export function problemsOf(
   raw: unknown,
   claimTemplates: ClaimTemplates,
 ): SpecProblem[] {
-  try {
-    const result = validateClusterSpec(claimTemplates.resolve(raw));
-    return result.valid ? [] : result.problems;
-  } catch (error) {
-    if (error instanceof ClusterSpecError) return error.problems;
-    throw error;
-  }
+  const { resolved, problems } = claimTemplates.resolveReporting(raw);
+  const result = validateClusterSpec(resolved);
+  if (result.valid) return problems;
+  const failedEntries = problems.map(p => p.path.replace(/\.[^.]+$/, ''));
+  const causedByReference = (path: string) =>
+    failedEntries.some(
+      entry => path === `${entry}.claimTemplate` || path === `${entry}.storage`,
+    );
+  return [
+    ...problems,
+    ...result.problems.filter(p => !causedByReference(p.path)),
+  ];
 }
 
 /** Spec in, problems out; nothing is written or applied. */

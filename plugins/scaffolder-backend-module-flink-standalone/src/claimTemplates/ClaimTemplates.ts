@@ -103,8 +103,18 @@ export class ClaimTemplates {
    * `parseClusterSpec` to judge.
    */
   resolve<T>(spec: T): T {
-    if (!isObject(spec)) return spec;
+    const { resolved, problems } = this.resolveReporting(spec);
+    if (problems.length > 0) throw new ClusterSpecError(problems);
+    return resolved;
+  }
+
+  /**
+   * The spec with every reference it could resolve replaced, and the problems of the others (an
+   * unresolved entry is left as written), so a validator can report them with the spec's own.
+   */
+  resolveReporting<T>(spec: T): { resolved: T; problems: SpecProblem[] } {
     const problems: SpecProblem[] = [];
+    if (!isObject(spec)) return { resolved: spec, problems };
     const resolved: SpecObject = { ...spec };
     for (const component of COMPONENT_KEYS) {
       const section = spec[component];
@@ -124,8 +134,7 @@ export class ClaimTemplates {
         ),
       };
     }
-    if (problems.length > 0) throw new ClusterSpecError(problems);
-    return resolved as T;
+    return { resolved: resolved as T, problems };
   }
 
   private resolveEntry(
