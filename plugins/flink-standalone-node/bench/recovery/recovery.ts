@@ -76,6 +76,11 @@ const S = {
   goFile: process.env.BENCH_GO_FILE,
   dryRun: process.argv.includes('--dry-run'),
   results: env('BENCH_RESULTS', path.join(HERE, 'RESULTS.md')),
+  /** The TaskManagers' logs after each recovery. */
+  logDir: env(
+    'BENCH_LOG_DIR',
+    path.join(os.tmpdir(), 'flink-bench-recovery-logs'),
+  ),
 };
 const KEYS = Math.round((S.stateMiB * 1024 * 1024) / S.stateBytesPerKey);
 const NAME = 'bench';
@@ -667,9 +672,16 @@ async function measure(
   // the JobInitialization span.
   await sleep(1000);
   for (const p of restoreTimestamp === undefined ? [] : await tmPods(c)) {
-    const source = taskManagerRestoreSource(
-      await logOf(c, p.metadata.name!),
-      restoreTimestamp!,
+    const text = await logOf(c, p.metadata.name!);
+    const source = taskManagerRestoreSource(text, restoreTimestamp!);
+    // Kept for whoever wants to see why a restore went where it went.
+    fs.mkdirSync(S.logDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(
+        S.logDir,
+        `${variant}-${failure}-${runNo}-${p.metadata.name}.log`,
+      ),
+      text,
     );
     m.restoreKinds.push(
       `${p.metadata.name!.replace(`${NAME}-taskmanager-`, 'tm-')}:${source}`,
