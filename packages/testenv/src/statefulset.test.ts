@@ -180,10 +180,25 @@ describe('StatefulSet on the real control plane', () => {
       },
       { timeoutMs: 60_000 },
     );
-    await new Promise(r => setTimeout(r, 3000));
+    // The controller has acted on the scale-down; with whenScaled: Delete it would have made the
+    // scaled-away pods own their claims (the garbage collector then deletes them). Retain: no pod
+    // owns one.
+    await waitFor('the scale-down observed', async () => {
+      const sts = await client.get(
+        `/apis/apps/v1/namespaces/${ns}/statefulsets/keep`,
+      );
+      return (
+        sts.status?.observedGeneration === sts.metadata.generation &&
+        sts.status?.replicas === 1
+      );
+    });
     const all = await claims(ns);
     for (const name of ['data-keep-0', 'data-keep-1', 'data-keep-2']) {
       expect(all.get(name)?.status?.phase).toBe('Bound');
+      const owners = all.get(name)?.metadata.ownerReferences ?? [];
+      expect(owners.filter((o: { kind: string }) => o.kind === 'Pod')).toEqual(
+        [],
+      );
     }
   });
 
@@ -212,7 +227,15 @@ describe('StatefulSet on the real control plane', () => {
       `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
       claim('big', '500Gi'),
     );
-    await new Promise(r => setTimeout(r, 2000));
+    // The volume binder has looked at the claim and decided to wait (its event), not yet to bind.
+    await waitFor('the binder waiting for a consumer of "late"', async () => {
+      const events = await client.list(`/api/v1/namespaces/${ns}/events`);
+      return events.items.some(
+        (e: { involvedObject: { name: string }; reason: string }) =>
+          e.involvedObject.name === 'late' &&
+          e.reason === 'WaitForFirstConsumer',
+      );
+    });
     expect(
       (await client.get(`/api/v1/namespaces/${ns}/persistentvolumeclaims/late`))
         .status.phase,

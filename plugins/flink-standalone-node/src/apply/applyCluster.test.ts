@@ -107,15 +107,22 @@ describe('applyCluster', () => {
         const deployment = await plane().client.get(
           path('Deployment', 'orders'),
         );
+        // The controllers' last writes: rollout observed and complete, no more status to report.
         return (
-          sts.status?.readyReplicas === 2 &&
-          deployment.status?.readyReplicas === 1 &&
-          deployment.status?.conditions?.length
+          sts.status?.observedGeneration === sts.metadata.generation &&
+          sts.status?.availableReplicas === 2 &&
+          sts.status?.currentRevision === sts.status?.updateRevision &&
+          deployment.status?.observedGeneration ===
+            deployment.metadata.generation &&
+          deployment.status?.availableReplicas === 1 &&
+          deployment.status?.conditions?.some(
+            (c: { type: string; reason?: string }) =>
+              c.type === 'Progressing' && c.reason === 'NewReplicaSetAvailable',
+          )
         );
       },
       { timeoutMs: 60_000 },
     );
-    await new Promise(r => setTimeout(r, 1000));
     const versions = async () =>
       Promise.all(
         first.objects.map(

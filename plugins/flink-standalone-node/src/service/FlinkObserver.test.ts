@@ -176,7 +176,10 @@ describe('FlinkObserver against the real control plane', () => {
     const podPath = `/api/v1/namespaces/${namespace}/pods/orders-taskmanager-1`;
     const podBefore = await plane().client.get(podPath);
     // Start times have a resolution of one second: make the new pod's differ.
-    await new Promise(r => setTimeout(r, 1100));
+    await waitFor(
+      'a second later than the old pod started',
+      () => Date.now() >= Date.parse(podBefore.status.startTime) + 1000,
+    );
     await plane().client.delete(podPath);
     const podAfter = await waitFor('a new pod for ordinal 1', async () => {
       const pod = await plane().client.find(podPath);
@@ -307,24 +310,42 @@ describe('FlinkObserver against the real control plane', () => {
     expect(condition(status, 'VolumesBound').message).toMatch(/0\/2/);
   });
 
-  it('makes no Kubernetes request to answer a status request', async () => {
+  it('with the default configuration answers status requests from the cache: Kubernetes requests only for the background REST refresh, one per Flink cluster per restMaxAgeMs (5 s) however many requests come', async () => {
     await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
     await statusWhere(
       s => s.taskManager?.replicas.ready === 2,
       'TaskManagers ready',
     );
     const http = registry.get(TEST_CLUSTER).http;
-    await new Promise(r => setTimeout(r, 300));
-    // REST answers are refreshed in the background; give this one a long life for the count.
-    const quiet = new FlinkObserver({ registry, restMaxAgeMs: 60_000 });
+    // Only the clock is ours: every option has its default.
+    let clock = Date.now();
+    const defaults = new FlinkObserver({
+      registry,
+      now: () => new Date(clock),
+    });
     try {
-      await quiet.getStatus(ref());
-      await quiet.refreshRest(ref());
-      const before = http.requestCount;
-      for (let i = 0; i < 50; i++) await quiet.getStatus(ref());
-      expect(http.requestCount - before).toBe(0);
+      await defaults.getStatus(ref());
+      await defaults.refreshRest(ref()); // joins the first fetch, if still in flight
+      const start = http.requestCount;
+      await defaults.refreshRest(ref());
+      const perRefresh = http.requestCount - start;
+      expect(perRefresh).toBeGreaterThan(0);
+
+      const fresh = http.requestCount;
+      for (let i = 0; i < 50; i++) await defaults.getStatus(ref());
+      expect(http.requestCount - fresh).toBe(0);
+
+      clock += 5_001; // the REST answer is now older than the default 5 s
+      const stale = http.requestCount;
+      for (let i = 0; i < 50; i++) await defaults.getStatus(ref());
+      await waitFor(
+        'the background refresh',
+        () => http.requestCount - stale >= perRefresh,
+      );
+      for (let i = 0; i < 50; i++) await defaults.getStatus(ref());
+      expect(http.requestCount - stale).toBe(perRefresh);
     } finally {
-      quiet.close();
+      defaults.close();
     }
   });
 
