@@ -1,5 +1,5 @@
 /** @jsxImportSource react */
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import type { Entity } from '@backstage/catalog-model';
 import { mockApis } from '@backstage/test-utils';
@@ -286,10 +286,28 @@ describe('EntityFlinkStandaloneContent', () => {
   });
 
   it('hides scale and delete without the permissions', async () => {
+    const authorize = jest.fn((): AuthorizeResult.DENY => AuthorizeResult.DENY);
+    // Another entity: permission answers are cached per entity across renders.
     await renderContent(statusResponse(readyStatus(2)), {
-      permissionApi: deny,
+      permissionApi: mockApis.permission({ authorize }),
+      entity: flinkEntity('denied-cluster'),
     });
     await screen.findByText('READY');
+    // Both answers given, and rendered: absence before them would prove nothing.
+    await waitFor(() =>
+      expect(
+        authorize.mock.calls.map(
+          ([request]) =>
+            (request as { permission: { name: string } }).permission.name,
+        ),
+      ).toEqual(
+        expect.arrayContaining([
+          'flink.standalone.scale',
+          'flink.standalone.delete',
+        ]),
+      ),
+    );
+    await act(async () => {});
     expect(screen.queryByText('Scale TaskManagers')).not.toBeInTheDocument();
     expect(screen.queryByText('Delete cluster')).not.toBeInTheDocument();
   });
