@@ -77,5 +77,15 @@ export {
   isPodReady,
   simplePod,
 } from './testHelpers';
-export { serviceAccountToken } from './serviceAccounts';
-export type { RbacManifestObject } from './serviceAccounts';
+export {
+  installServiceAccount,
+  serviceAccountToken,
+  tokenKubeconfig,
+} from './serviceAccounts';
+export type {
+  InstalledServiceAccount,
+  RbacManifestObject,
+  ServiceAccountOptions,
+} from './serviceAccounts';
+export { startCountingApiProxy } from './countingProxy';
+export type { CountingApiProxy, ProxiedRequest } from './countingProxy';

@@ -1,36 +1,84 @@
+import { renderKubeconfig } from './kubeconfig';
 import type { SharedControlPlane } from './shared';
 import { createTestNamespace } from './shared';
 
-/** The kinds of an RBAC manifest this helper installs (ServiceAccount, ClusterRole, ClusterRoleBinding). */
+/**
+ * The kinds of an RBAC manifest this helper installs: one ServiceAccount, ClusterRoles and
+ * ClusterRoleBindings, Roles and RoleBindings (namespaced, as in examples/rbac).
+ */
 export interface RbacManifestObject {
   kind: string;
-  metadata: { name: string };
-  roleRef?: { name: string };
+  metadata: { name: string; namespace?: string };
+  roleRef?: { kind?: string; name: string };
   subjects?: object[];
 }
 
+export interface ServiceAccountOptions {
+  /** Prefix of the fresh namespace the ServiceAccount lives in. */
+  namespacePrefix?: string;
+  /**
+   * Where the manifest's Roles and RoleBindings go: the manifest's namespace → the test's
+   * namespace (test files run in parallel, so tests use namespaces of their own). A namespaced
+   * object whose namespace is not mapped is an error, never silently installed elsewhere.
+   */
+  namespaces?: Record<string, string>;
+}
+
+/** A ServiceAccount installed from an RBAC manifest, with a token acting as it. */
+export interface InstalledServiceAccount {
+  token: string;
+  /** The namespace the ServiceAccount was created in. */
+  namespace: string;
+  name: string;
+  /** As the API server names it: `system:serviceaccount:<namespace>:<name>`. */
+  username: string;
+}
+
+const RBAC_API = '/apis/rbac.authorization.k8s.io/v1';
+
 /**
- * Installs an RBAC manifest (one ServiceAccount, its ClusterRoles and ClusterRoleBindings) in a
- * fresh namespace and returns a token of that ServiceAccount, so a test acts with exactly those
- * rights. Cluster-wide names get the namespace's suffix: test files run in parallel.
+ * Installs an RBAC manifest in the plane and returns a token of its ServiceAccount, so a test acts
+ * with exactly those rights. The ServiceAccount goes to a fresh namespace; cluster-wide names get
+ * that namespace's suffix (test files run in parallel); Roles and RoleBindings go to the mapped
+ * namespaces (`options.namespaces`), which must exist.
  */
-export async function serviceAccountToken(
+export async function installServiceAccount(
   plane: SharedControlPlane,
   objects: RbacManifestObject[],
-  namespacePrefix = 'rbac',
-): Promise<string> {
-  const namespace = await createTestNamespace(plane.client, namespacePrefix);
+  options: ServiceAccountOptions = {},
+): Promise<InstalledServiceAccount> {
+  const namespace = await createTestNamespace(
+    plane.client,
+    options.namespacePrefix ?? 'rbac',
+  );
   const suffix = namespace.slice(namespace.lastIndexOf('-') + 1);
   const account = objects.find(o => o.kind === 'ServiceAccount');
   if (!account) throw new Error('the RBAC manifest has no ServiceAccount');
+  const known = new Set([
+    'ServiceAccount',
+    'ClusterRole',
+    'ClusterRoleBinding',
+    'Role',
+    'RoleBinding',
+  ]);
+  const unknown = objects.filter(o => !known.has(o.kind));
+  if (unknown.length > 0) {
+    throw new Error(
+      `the RBAC manifest has kinds this helper does not install: ${unknown.map(o => o.kind).join(', ')}`,
+    );
+  }
   await plane.client.create(`/api/v1/namespaces/${namespace}/serviceaccounts`, {
     ...account,
     metadata: { name: account.metadata.name, namespace },
   });
+  const subjects = (object: RbacManifestObject) =>
+    object.subjects && {
+      subjects: object.subjects.map(s => ({ ...s, namespace })),
+    };
   for (const object of objects.filter(o => o.kind.startsWith('ClusterRole'))) {
     const plural =
       object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
-    await plane.client.create(`/apis/rbac.authorization.k8s.io/v1/${plural}`, {
+    await plane.client.create(`${RBAC_API}/${plural}`, {
       ...object,
       metadata: { name: `${object.metadata.name}-${suffix}` },
       ...(object.roleRef && {
@@ -39,18 +87,74 @@ export async function serviceAccountToken(
           name: `${object.roleRef.name}-${suffix}`,
         },
       }),
-      ...(object.subjects && {
-        subjects: object.subjects.map(s => ({ ...s, namespace })),
-      }),
+      ...subjects(object),
     });
   }
+  for (const object of objects.filter(
+    o => o.kind === 'Role' || o.kind === 'RoleBinding',
+  )) {
+    const target = options.namespaces?.[object.metadata.namespace ?? ''];
+    if (!target) {
+      throw new Error(
+        `${object.kind} ${object.metadata.name} is in namespace "${object.metadata.namespace}", which options.namespaces does not map`,
+      );
+    }
+    // A RoleBinding may name a ClusterRole, renamed above with the suffix.
+    const roleRef =
+      object.roleRef?.kind === 'ClusterRole'
+        ? { ...object.roleRef, name: `${object.roleRef.name}-${suffix}` }
+        : object.roleRef;
+    const plural = object.kind === 'Role' ? 'roles' : 'rolebindings';
+    await plane.client.create(`${RBAC_API}/namespaces/${target}/${plural}`, {
+      ...object,
+      metadata: { name: object.metadata.name, namespace: target },
+      ...(roleRef && { roleRef }),
+      ...subjects(object),
+    });
+  }
+  const name = account.metadata.name;
   const request = await plane.client.create<{ status: { token: string } }>(
-    `/api/v1/namespaces/${namespace}/serviceaccounts/${account.metadata.name}/token`,
+    `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
     {
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenRequest',
       spec: { expirationSeconds: 3600 },
     },
   );
-  return request.status.token;
+  return {
+    token: request.status.token,
+    namespace,
+    name,
+    username: `system:serviceaccount:${namespace}:${name}`,
+  };
+}
+
+/**
+ * Installs an RBAC manifest (see `installServiceAccount`) in a fresh namespace and returns a
+ * token of its ServiceAccount.
+ */
+export async function serviceAccountToken(
+  plane: SharedControlPlane,
+  objects: RbacManifestObject[],
+  namespacePrefix = 'rbac',
+): Promise<string> {
+  return (await installServiceAccount(plane, objects, { namespacePrefix }))
+    .token;
+}
+
+/**
+ * A kubeconfig that acts as the given token on the plane (e.g. for a backend started as a
+ * process, which takes a kubeconfig path): the plane's CA, no client certificate.
+ */
+export function tokenKubeconfig(
+  plane: Pick<SharedControlPlane, 'server' | 'admin'>,
+  token: string,
+  server = plane.server,
+): string {
+  return renderKubeconfig({
+    clusterName: 'flink-standalone-testenv',
+    server,
+    ca: plane.admin.ca,
+    user: { name: 'flink-standalone-backend', token },
+  });
 }

@@ -1,12 +1,5 @@
 import { ConfigReader } from '@backstage/config';
-import {
-  mockCredentials,
-  mockServices,
-  startTestBackend,
-} from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import {
   FlinkClusterStatus,
   parseClusterSpec,
@@ -17,56 +10,48 @@ import {
   FlinkObserver,
   applyCluster,
 } from '@flink-standalone/plugin-flink-standalone-node';
-import { useControlPlane, waitFor } from '@flink-standalone/testenv';
+import {
+  InstalledServiceAccount,
+  createTestNamespace,
+  useControlPlane,
+  waitFor,
+} from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import request from 'supertest';
-import { parseAllDocuments } from 'yaml';
-import { flinkStandalonePlugin } from './plugin';
+import {
+  BASE,
+  FlinkTestBackend,
+  HIDDEN,
+  NON_OWNER,
+  OWNER,
+  READER,
+  TEST_CLUSTER,
+  as,
+  backendServiceAccount,
+  component,
+  expectNoCredentials,
+  flinkAnnotations,
+  startFlinkBackend,
+} from './__testUtils__/flinkTestBackend';
 
 const plane = useControlPlane();
 
-/** The example catalog the app loads. */
-const exampleEntities: Entity[] = parseAllDocuments(
-  readFileSync(
-    resolve(__dirname, '../../../examples/catalog/components.yaml'),
-    'utf8',
-  ),
-).map(d => d.toJS());
+/** The backend's ServiceAccount, bound only to examples/rbac/flink-standalone-backend.yaml. */
+let account: InstalledServiceAccount;
+/** The namespace of this file's Flink clusters (the only allowed one). */
+let namespace: string;
+let backend: FlinkTestBackend | undefined;
 
-const READER = 'user:default/reader';
-const OPERATOR = 'user:default/operator';
-const BASE = '/api/flink-standalone';
-
-/** A fake permission policy (named as such): readers may read; operators may do everything. */
-const permissions = mockServices.permissions.mock({
-  authorize: async (requests, options) => {
-    const principal = (
-      options.credentials.principal as { userEntityRef?: string }
-    ).userEntityRef;
-    return requests.map(({ permission }) => ({
-      result:
-        principal === OPERATOR ||
-        (principal === READER &&
-          permission.name === 'flink.standalone.status.read')
-          ? AuthorizeResult.ALLOW
-          : AuthorizeResult.DENY,
-    }));
-  },
+beforeAll(async () => {
+  namespace = await createTestNamespace(plane().client, 'streaming');
+  account = await backendServiceAccount(
+    plane(),
+    'flink-standalone-backend.yaml',
+  );
 });
 
-async function ensureNamespace(name: string) {
-  if (!(await plane().client.find(`/api/v1/namespaces/${name}`))) {
-    await plane().client.create('/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name },
-    });
-  }
-}
-
-function appConfig() {
+/** Config as an app has it: the Kubernetes plugin's cluster entry plus our options. */
+function clusterConfig(url: string) {
   return {
     kubernetes: {
       clusterLocatorMethods: [
@@ -74,10 +59,10 @@ function appConfig() {
           type: 'config',
           clusters: [
             {
-              name: 'local',
-              url: plane().server,
+              name: TEST_CLUSTER,
+              url,
               authProvider: 'serviceAccount',
-              serviceAccountToken: plane().admin.token,
+              serviceAccountToken: account.token,
               caData: plane().admin.ca,
             },
           ],
@@ -85,164 +70,226 @@ function appConfig() {
       ],
     },
     flinkStandalone: {
-      clusters: [
-        { name: 'local', allowedNamespaces: ['streaming', 'flink-sandbox'] },
-      ],
+      clusters: [{ name: TEST_CLUSTER, allowedNamespaces: [namespace] }],
     },
   };
 }
 
-async function startBackend(entities: Entity[] = exampleEntities) {
-  const { server } = await startTestBackend({
-    features: [
-      flinkStandalonePlugin,
-      // Requests without a token are unauthenticated (the mock's default would be a user).
-      mockServices.httpAuth.factory({
-        defaultCredentials: mockCredentials.none(),
-      }),
-      mockServices.rootConfig.factory({ data: appConfig() }),
-      catalogServiceMock.factory({ entities }),
-      permissions.factory,
-    ],
+function entities(): Entity[] {
+  return [
+    component(
+      'orders-analytics',
+      flinkAnnotations(namespace, 'orders-session'),
+    ),
+    component('sandbox', flinkAnnotations(namespace, 'sandbox')),
+    component('website', undefined),
+    component('bad', flinkAnnotations('Bad_NS', 'bad')),
+    component('outside', flinkAnnotations('payments', 'outside')),
+  ];
+}
+
+async function start(): Promise<FlinkTestBackend> {
+  backend = await startFlinkBackend({
+    plane: plane(),
+    entities: entities(),
+    config: clusterConfig,
   });
-  return server;
+  return backend;
 }
 
-const as = (user: string) => mockCredentials.user.header(user);
-const statusOf = (server: any, entity = 'orders-analytics', user = READER) =>
-  request(server)
-    .get(`${BASE}/entities/default/component/${entity}/status`)
-    .set('Authorization', as(user));
+afterEach(async () => {
+  if (!backend) return;
+  const { logs } = backend;
+  await backend.stop();
+  backend = undefined;
+  // No credential in any log line of any test (the capture is not empty: see the last test).
+  expectNoCredentials(logs.join('\n'), {
+    token: account.token,
+    ca: plane().admin.ca,
+  });
+});
 
-/** No credential of the cluster appears in what the backend sends. */
-function expectNoSecrets(body: unknown) {
+const entityPath = (name: string) =>
+  `${BASE}/entities/default/component/${name}`;
+
+/** The three entity routes, as one user. */
+function entityRoutes(
+  server: FlinkTestBackend['server'],
+  name: string,
+  user: string,
+) {
+  return {
+    status: request(server)
+      .get(`${entityPath(name)}/status`)
+      .set('Authorization', as(user)),
+    scale: request(server)
+      .post(`${entityPath(name)}/scale`)
+      .set('Authorization', as(user))
+      .send({ taskManagers: 1 }),
+    delete: request(server)
+      .delete(entityPath(name))
+      .set('Authorization', as(user)),
+  };
+}
+
+async function answers(routes: Record<string, request.Test>) {
+  const result: Record<string, { status: number; error?: string }> = {};
+  for (const [route, req] of Object.entries(routes)) {
+    const response = await req;
+    result[route] = {
+      status: response.status,
+      error: response.body?.error?.name,
+    };
+  }
+  return result;
+}
+
+/** No credential or address of the cluster in what the backend sends. */
+function expectNoSecrets(body: unknown, proxyUrl: string) {
   const text = JSON.stringify(body);
-  expect(text).not.toContain(plane().admin.token);
-  expect(text).not.toContain(plane().admin.ca.split('\n')[1]);
+  expectNoCredentials(text, { token: account.token, ca: plane().admin.ca });
   expect(text).not.toContain(plane().server);
+  expect(text).not.toContain(proxyUrl);
 }
 
-describe('flink-standalone routes', () => {
-  it('answers 401 without credentials', async () => {
-    const server = await startBackend();
+describe('flink-standalone routes, denied before any Kubernetes call', () => {
+  it('answers 401 without credentials, on every route', async () => {
+    const { server, proxy } = await start();
     for (const req of [
-      request(server).get(
-        `${BASE}/entities/default/component/orders-analytics/status`,
-      ),
+      request(server).get(`${entityPath('orders-analytics')}/status`),
       request(server)
-        .post(`${BASE}/entities/default/component/orders-analytics/scale`)
+        .post(`${entityPath('orders-analytics')}/scale`)
         .send({ taskManagers: 1 }),
-      request(server).delete(
-        `${BASE}/entities/default/component/orders-analytics`,
-      ),
+      request(server).delete(entityPath('orders-analytics')),
       request(server).get(`${BASE}/clusters`),
       request(server).post(`${BASE}/render`).send({ spec: {} }),
     ]) {
       expect((await req).status).toBe(401);
     }
+    expect(proxy.requests).toEqual([]);
   });
 
-  it('answers 404 for an entity that is not in the catalog', async () => {
-    const response = await statusOf(await startBackend(), 'no-such-component');
-    expect(response.status).toBe(404);
-    expect(response.body.error.name).toBe('NotFoundError');
-  });
-
-  it('answers 403 to a caller without the permission, and 400 on bad input', async () => {
-    const server = await startBackend();
+  it('answers 404 on every entity route when the caller may not read the entity from the catalog', async () => {
+    const { server, proxy } = await start();
+    const notFound = { status: 404, error: 'NotFoundError' };
+    // The entity exists (its owner sees it), but the catalog hides it from HIDDEN.
     expect(
-      (await statusOf(server, 'orders-analytics', 'user:default/stranger'))
-        .status,
-    ).toBe(403);
+      await answers(entityRoutes(server, 'orders-analytics', HIDDEN)),
+    ).toEqual({ status: notFound, scale: notFound, delete: notFound });
+    expect(
+      await answers(entityRoutes(server, 'no-such-component', OWNER)),
+    ).toEqual({ status: notFound, scale: notFound, delete: notFound });
+    expect(proxy.requests).toEqual([]);
+  });
+
+  it("answers 403 on every entity route to a non-owner (the catalog's isEntityOwner condition), and on scale and delete to a reader", async () => {
+    const { server, proxy } = await start();
+    const forbidden = { status: 403, error: 'NotAllowedError' };
+    expect(
+      await answers(entityRoutes(server, 'orders-analytics', NON_OWNER)),
+    ).toEqual({ status: forbidden, scale: forbidden, delete: forbidden });
+    expect(
+      await answers(entityRoutes(server, 'orders-analytics', READER)),
+    ).toEqual({
+      status: { status: 200 },
+      scale: forbidden,
+      delete: forbidden,
+    });
+    // Only the reader's status read reached Kubernetes (the watch cache's first lists).
+    expect(proxy.requests.length).toBeGreaterThan(0);
+    expect(
+      proxy.requests.filter(r => r.method !== 'GET').map(r => r.url),
+    ).toEqual([]);
+  });
+
+  it('makes no Kubernetes request for a denied caller, before the first status is asked', async () => {
+    const { server, proxy } = await start();
+    await answers(entityRoutes(server, 'orders-analytics', NON_OWNER));
+    await answers(entityRoutes(server, 'orders-analytics', HIDDEN));
+    expect(proxy.requests).toEqual([]);
+    // The observer starts its watch cache on the first allowed status request, not before.
+    const first = await request(server)
+      .get(`${entityPath('sandbox')}/status`)
+      .set('Authorization', as(OWNER));
+    expect(first.status).toBe(200);
+    expect(proxy.requests.length).toBeGreaterThan(0);
+  });
+
+  it('answers 400 on bad input, naming the field and rule', async () => {
+    const { server, proxy } = await start();
     const scale = await request(server)
-      .post(`${BASE}/entities/default/component/orders-analytics/scale`)
-      .set('Authorization', as(OPERATOR))
+      .post(`${entityPath('orders-analytics')}/scale`)
+      .set('Authorization', as(OWNER))
       .send({ taskManagers: -2 });
     expect(scale.status).toBe(400);
     expect(scale.body.error.message).toMatch(/body\.taskManagers/);
     const extra = await request(server)
-      .post(`${BASE}/entities/default/component/orders-analytics/scale`)
-      .set('Authorization', as(OPERATOR))
+      .post(`${entityPath('orders-analytics')}/scale`)
+      .set('Authorization', as(OWNER))
       .send({ taskManagers: 1, force: true });
     expect(extra.status).toBe(400);
     const badQuery = await request(server)
-      .delete(
-        `${BASE}/entities/default/component/orders-analytics?deleteClaims=maybe`,
-      )
-      .set('Authorization', as(OPERATOR));
+      .delete(`${entityPath('orders-analytics')}?deleteClaims=maybe`)
+      .set('Authorization', as(OWNER));
     expect(badQuery.status).toBe(400);
     expect(badQuery.body.error.message).toMatch(
       /query\.deleteClaims: must be true or false/,
     );
     const badHaQuery = await request(server)
       .delete(
-        `${BASE}/entities/default/component/orders-analytics?deleteHighAvailabilityData=yes`,
+        `${entityPath('orders-analytics')}?deleteHighAvailabilityData=yes`,
       )
-      .set('Authorization', as(OPERATOR));
+      .set('Authorization', as(OWNER));
     expect(badHaQuery.status).toBe(400);
     expect(badHaQuery.body.error.message).toMatch(
       /query\.deleteHighAvailabilityData: must be true or false/,
     );
+    const badKind = await request(server)
+      .get(`${BASE}/entities/default/com_ponent/orders-analytics/status`)
+      .set('Authorization', as(OWNER));
+    expect(badKind.status).toBe(400);
+    expect(badKind.body.error.message).toMatch(/params\.kind/);
+    expect(proxy.requests).toEqual([]);
   });
 
   it('answers 400 naming the annotation when the entity has none or a malformed one', async () => {
-    const server = await startBackend();
-    const none = await statusOf(server, 'website');
+    const { server, proxy } = await start();
+    const none = await request(server)
+      .get(`${entityPath('website')}/status`)
+      .set('Authorization', as(OWNER));
     expect(none.status).toBe(400);
     expect(none.body.error.message).toMatch(
       /flink-standalone.backstage.io\/cluster is missing/,
     );
-    const malformed: Entity = {
-      ...exampleEntities[0],
-      metadata: {
-        ...exampleEntities[0].metadata,
-        name: 'bad',
-        annotations: {
-          ...exampleEntities[0].metadata.annotations,
-          'flink-standalone.backstage.io/namespace': 'Bad_NS',
-        },
-      },
-    };
-    const bad = await statusOf(await startBackend([malformed]), 'bad');
+    const bad = await request(server)
+      .get(`${entityPath('bad')}/status`)
+      .set('Authorization', as(OWNER));
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(
       /namespace "Bad_NS" is not a namespace/,
     );
+    expect(proxy.requests).toEqual([]);
   });
 
-  it('answers 403 for a namespace outside the allowed list, before any Kubernetes call', async () => {
-    const outside: Entity = {
-      ...exampleEntities[0],
-      metadata: {
-        ...exampleEntities[0].metadata,
-        name: 'outside',
-        annotations: {
-          ...exampleEntities[0].metadata.annotations,
-          'flink-standalone.backstage.io/namespace': 'payments',
-        },
-      },
-    };
-    const response = await statusOf(await startBackend([outside]), 'outside');
-    expect(response.status).toBe(403);
-    expect(response.body.error.message).toMatch(
-      /Namespace "payments" is not allowed/,
-    );
+  it('answers 403 for a namespace outside the allowed list, on every entity route', async () => {
+    const { server, proxy } = await start();
+    for (const [route, req] of Object.entries(
+      entityRoutes(server, 'outside', OWNER),
+    )) {
+      const response = await req;
+      expect({ route, status: response.status }).toEqual({
+        route,
+        status: 403,
+      });
+      expect(response.body.error.message).toMatch(
+        /Namespace "payments" is not allowed/,
+      );
+    }
+    expect(proxy.requests).toEqual([]);
   });
 
-  it('reports MISSING for a cluster that does not exist, and names only clusters', async () => {
-    const server = await startBackend();
-    const response = await statusOf(server, 'sandbox');
-    expect(response.status).toBe(200);
-    expect(response.body.status.jobManagerDeploymentStatus).toBe('MISSING');
-    expectNoSecrets(response.body);
-    const clusters = await request(server)
-      .get(`${BASE}/clusters`)
-      .set('Authorization', as(READER));
-    expect(clusters.body).toEqual({ clusters: [{ name: 'local' }] });
-  });
-
-  it('renders a spec, or lists every problem', async () => {
-    const server = await startBackend();
+  it('renders a spec, or lists every problem, without Kubernetes', async () => {
+    const { server, proxy } = await start();
     const good = await request(server)
       .post(`${BASE}/render`)
       .set('Authorization', as(READER))
@@ -270,73 +317,90 @@ describe('flink-standalone routes', () => {
         { path: 'namespace', message: 'is required' },
       ]),
     });
+    const clusters = await request(server)
+      .get(`${BASE}/clusters`)
+      .set('Authorization', as(READER));
+    expect(clusters.body).toEqual({ clusters: [{ name: TEST_CLUSTER }] });
+    expect(proxy.requests).toEqual([]);
   });
 });
 
-describe('against the example cluster in the real control plane', () => {
-  const spec = parseClusterSpec({
-    name: 'orders-session',
-    namespace: 'streaming',
-    component: 'orders-analytics',
-    flinkVersion: '2.1',
-    taskManager: {
-      replicas: 3,
-      slots: 2,
-      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
-    },
-  });
+describe('against a Flink cluster in the real control plane, with least privilege', () => {
+  const spec = () =>
+    parseClusterSpec({
+      name: 'orders-session',
+      namespace,
+      component: 'orders-analytics',
+      flinkVersion: '2.1',
+      taskManager: {
+        replicas: 3,
+        slots: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    });
 
-  it('serves the status the node library computes; a reader gets 403 on scale; scale and delete change the cluster', async () => {
-    await ensureNamespace('streaming');
-    const registry = ClusterRegistry.fromConfig(new ConfigReader(appConfig()));
-    await applyCluster(
-      registry.get('local'),
-      renderCluster(spec) as KubernetesObject[],
+  it('serves the status the node library computes; the owner scales and deletes; others get 403 and change nothing', async () => {
+    // Applied with the backend's own least-privilege token, as the scaffolder would.
+    const registry = ClusterRegistry.fromConfig(
+      new ConfigReader(clusterConfig(plane().server)),
     );
-    const server = await startBackend();
+    await applyCluster(
+      registry.get(TEST_CLUSTER),
+      renderCluster(spec()) as KubernetesObject[],
+    );
+    const { server, proxy, logs } = await start();
+    const statusOf = (user = OWNER) =>
+      request(server)
+        .get(`${entityPath('orders-analytics')}/status`)
+        .set('Authorization', as(user));
 
     const settled = await waitFor(
       'three ready TaskManagers through the route',
       async () => {
-        const response = await statusOf(server);
+        const asked = Date.now();
+        const response = await statusOf();
         const status: FlinkClusterStatus = response.body.status;
         return status?.taskManager?.replicas.ready === 3 &&
           status.claims.every(c => c.phase === 'Bound') &&
           status.flink.fetchedAt !== undefined
-          ? response
+          ? { response, asked, answered: Date.now() }
           : undefined;
       },
       { timeoutMs: 60_000 },
     );
-    expect(settled.type).toBe('application/json');
-    expect(settled.body.location).toEqual({
-      kubernetesCluster: 'local',
-      namespace: 'streaming',
+    const { response } = settled;
+    expect(response.type).toBe('application/json');
+    expect(response.body.location).toEqual({
+      kubernetesCluster: TEST_CLUSTER,
+      namespace,
       name: 'orders-session',
     });
-    expect(
-      Date.now() - Date.parse(settled.body.status.observedAt),
-    ).toBeLessThan(10_000);
-    expect(Date.parse(settled.body.status.lastSyncedAt)).toBeLessThanOrEqual(
-      Date.parse(settled.body.status.observedAt),
+    // observedAt is the time of the request, lastSyncedAt no later.
+    const observedAt = Date.parse(response.body.status.observedAt);
+    expect(observedAt).toBeGreaterThanOrEqual(
+      Math.floor(settled.asked / 1000) * 1000,
     );
-    expectNoSecrets(settled.body);
+    expect(observedAt).toBeLessThanOrEqual(settled.answered);
+    expect(Date.parse(response.body.status.lastSyncedAt)).toBeLessThanOrEqual(
+      observedAt,
+    );
+    // Cluster-wide RBAC includes nodes: every pod's node is known and Ready (kwok).
+    expect(
+      response.body.status.pods.map((p: { nodeReady: boolean }) => p.nodeReady),
+    ).toEqual(response.body.status.pods.map(() => true));
+    expectNoSecrets(response.body, proxy.url);
 
     const observer = new FlinkObserver({ registry });
     try {
-      const ref = {
-        cluster: 'local',
-        namespace: 'streaming',
-        name: 'orders-session',
-      };
+      const ref = { cluster: TEST_CLUSTER, namespace, name: 'orders-session' };
       // Asked once, as the route's observer has been by now: the state message depends on it.
       await observer.refreshRest(ref);
       const direct = await observer.getStatus(ref);
       // What Kubernetes says must be identical; the Flink REST part is fetched at other times.
       const comparable = ({
-        observedAt,
-        lastSyncedAt,
-        flink,
+        observedAt: _observed,
+        lastSyncedAt: _synced,
+        flink: _flink,
         conditions,
         ...s
       }: FlinkClusterStatus) => ({
@@ -346,29 +410,29 @@ describe('against the example cluster in the real control plane', () => {
             !['FlinkRestReachable', 'TaskManagersRegistered'].includes(c.type),
         ),
       });
-      expect(comparable(settled.body.status)).toEqual(
+      expect(comparable(response.body.status)).toEqual(
         comparable(JSON.parse(JSON.stringify(direct))),
       );
     } finally {
       observer.close();
     }
 
-    const denied = await request(server)
-      .post(`${BASE}/entities/default/component/orders-analytics/scale`)
-      .set('Authorization', as(READER))
-      .send({ taskManagers: 1 });
-    expect(denied.status).toBe(403);
-    expect(
-      (
-        await plane().client.get(
-          '/apis/apps/v1/namespaces/streaming/statefulsets/orders-session-taskmanager',
-        )
-      ).spec.replicas,
-    ).toBe(3);
+    // Denied callers: 403, and no write reaches Kubernetes.
+    const writesBefore = proxy.requests.filter(r => r.method !== 'GET').length;
+    for (const user of [READER, NON_OWNER]) {
+      const routes = entityRoutes(server, 'orders-analytics', user);
+      expect((await routes.scale).status).toBe(403);
+      expect((await routes.delete).status).toBe(403);
+    }
+    expect(proxy.requests.filter(r => r.method !== 'GET').length).toBe(
+      writesBefore,
+    );
+    const taskManagers = `/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-session-taskmanager`;
+    expect((await plane().client.get(taskManagers)).spec.replicas).toBe(3);
 
     const scaled = await request(server)
-      .post(`${BASE}/entities/default/component/orders-analytics/scale`)
-      .set('Authorization', as(OPERATOR))
+      .post(`${entityPath('orders-analytics')}/scale`)
+      .set('Authorization', as(OWNER))
       .send({ taskManagers: 1 });
     expect(scaled.status).toBe(200);
     expect(scaled.body).toEqual({
@@ -378,7 +442,7 @@ describe('against the example cluster in the real control plane', () => {
       replicas: 1,
     });
     await waitFor('one TaskManager in the status', async () => {
-      const status: FlinkClusterStatus = (await statusOf(server)).body.status;
+      const status: FlinkClusterStatus = (await statusOf()).body.status;
       return (
         status.pods.filter(p => p.component === 'taskmanager').length === 1 ||
         undefined
@@ -386,20 +450,18 @@ describe('against the example cluster in the real control plane', () => {
     });
 
     const deleted = await request(server)
-      .delete(
-        `${BASE}/entities/default/component/orders-analytics?deleteClaims=true`,
-      )
-      .set('Authorization', as(OPERATOR));
+      .delete(`${entityPath('orders-analytics')}?deleteClaims=true`)
+      .set('Authorization', as(OWNER));
     expect(deleted.status).toBe(200);
     expect(deleted.body.deleted).toContainEqual({
       kind: 'StatefulSet',
       name: 'orders-session-taskmanager',
     });
-    expectNoSecrets(deleted.body);
+    expectNoSecrets(deleted.body, proxy.url);
     await waitFor(
       'MISSING after delete',
       async () => {
-        const status: FlinkClusterStatus = (await statusOf(server)).body.status;
+        const status: FlinkClusterStatus = (await statusOf()).body.status;
         return (
           (status.jobManagerDeploymentStatus === 'MISSING' &&
             status.claims.length === 0) ||
@@ -408,5 +470,8 @@ describe('against the example cluster in the real control plane', () => {
       },
       { timeoutMs: 60_000 },
     );
+    // The log check after each test is not vacuous: the capture holds the plugin's lines.
+    expect(logs.join('\n')).toMatch(/Scaled .*orders-session-taskmanager/);
+    expect(logs.join('\n')).toMatch(/Deleted Flink cluster/);
   });
 });

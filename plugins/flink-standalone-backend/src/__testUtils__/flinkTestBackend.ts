@@ -1,0 +1,361 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Request } from 'express';
+import {
+  HttpAuthService,
+  LoggerService,
+  RootLoggerService,
+  coreServices,
+  createBackendModule,
+  createServiceFactory,
+} from '@backstage/backend-plugin-api';
+import {
+  mockCredentials,
+  TestBackend,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import type { Entity } from '@backstage/catalog-model';
+import catalogPlugin from '@backstage/plugin-catalog-backend';
+import {
+  catalogConditions,
+  createCatalogConditionalDecision,
+} from '@backstage/plugin-catalog-backend/alpha';
+import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
+import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
+import {
+  AuthorizeResult,
+  PolicyDecision,
+  isPermission,
+} from '@backstage/plugin-permission-common';
+import type {
+  PermissionPolicy,
+  PolicyQuery,
+  PolicyQueryUser,
+} from '@backstage/plugin-permission-node';
+import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
+import permissionPlugin from '@backstage/plugin-permission-backend';
+import {
+  fromYaml,
+  flinkStandaloneDeletePermission,
+  flinkStandaloneScalePermission,
+  flinkStandaloneStatusReadPermission,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import {
+  CountingApiProxy,
+  InstalledServiceAccount,
+  RbacManifestObject,
+  SharedControlPlane,
+  ServiceAccountOptions,
+  installServiceAccount,
+  startCountingApiProxy,
+  waitFor,
+} from '@flink-standalone/testenv';
+import request from 'supertest';
+import { flinkStandalonePlugin } from '../plugin';
+
+/** Owns the test components (`spec.owner`): the conditional decision lets them do everything. */
+export const OWNER = 'user:default/owner';
+/** Signed in, owns nothing: the conditional decision (isEntityOwner) says no. */
+export const NON_OWNER = 'user:default/other';
+/** Reads every status, may not scale or delete. */
+export const READER = 'user:default/reader';
+/** May not read the entities from the catalog at all (catalog.entity.read denied). */
+export const HIDDEN = 'user:default/hidden';
+
+export const BASE = '/api/flink-standalone';
+export const TEST_CLUSTER = 'local';
+
+const FLINK_PERMISSIONS = [
+  flinkStandaloneStatusReadPermission,
+  flinkStandaloneScalePermission,
+  flinkStandaloneDeletePermission,
+];
+
+/**
+ * The test policy: the example app's shape (owners operate their own entities through the
+ * catalog's `isEntityOwner` condition, readers only read), with status reads owner-only too so
+ * the conditional decision reaches every entity route, and catalog reads denied to HIDDEN.
+ */
+export class TestPolicy implements PermissionPolicy {
+  async handle(
+    request: PolicyQuery,
+    user?: PolicyQueryUser,
+  ): Promise<PolicyDecision> {
+    const userRef = user?.info.userEntityRef;
+    if (isPermission(request.permission, catalogEntityReadPermission)) {
+      return {
+        result:
+          userRef === HIDDEN ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
+      };
+    }
+    const flink = FLINK_PERMISSIONS.find(p =>
+      isPermission(request.permission, p),
+    );
+    if (!flink) return { result: AuthorizeResult.ALLOW };
+    if (userRef === READER) {
+      return {
+        result:
+          flink === flinkStandaloneStatusReadPermission
+            ? AuthorizeResult.ALLOW
+            : AuthorizeResult.DENY,
+      };
+    }
+    return createCatalogConditionalDecision(
+      flink,
+      catalogConditions.isEntityOwner({
+        claims: user?.info.ownershipEntityRefs ?? [],
+      }),
+    );
+  }
+}
+
+const testPolicyModule = createBackendModule({
+  pluginId: 'permission',
+  moduleId: 'flink-standalone-test-policy',
+  register(reg) {
+    reg.registerInit({
+      deps: { policy: policyExtensionPoint },
+      async init({ policy }) {
+        policy.setPolicy(new TestPolicy());
+      },
+    });
+  },
+});
+
+/** Puts entities in the real catalog through its processing, as a provider would. */
+function catalogModuleEntities(entities: Entity[]) {
+  return createBackendModule({
+    pluginId: 'catalog',
+    moduleId: 'flink-standalone-test-entities',
+    register(reg) {
+      reg.registerInit({
+        deps: { catalog: catalogProcessingExtensionPoint },
+        async init({ catalog }) {
+          catalog.addEntityProvider({
+            getProviderName: () => 'flink-standalone-test-entities',
+            connect: connection =>
+              connection.applyMutation({
+                type: 'full',
+                entities: entities.map(entity => ({
+                  entity: {
+                    ...entity,
+                    metadata: {
+                      ...entity.metadata,
+                      annotations: {
+                        ...entity.metadata.annotations,
+                        'backstage.io/managed-by-location': 'url:http://test',
+                        'backstage.io/managed-by-origin-location':
+                          'url:http://test',
+                      },
+                    },
+                  },
+                  locationKey: 'flink-standalone-test-entities',
+                })),
+              }),
+          });
+        },
+      });
+    },
+  });
+}
+
+/**
+ * The mock httpAuth, except that a plugin's request on behalf of a user carries that plugin as
+ * the actor, as real tokens do: the permission backend refuses a conditional query (the
+ * catalog's, for its read filter) that looks like a user's own request. Requests without a token
+ * are unauthenticated (the mock's default would be a user).
+ */
+const oboAwareHttpAuth = createServiceFactory({
+  service: coreServices.httpAuth,
+  deps: { plugin: coreServices.pluginMetadata },
+  factory({ plugin }): HttpAuthService {
+    const inner = mockServices.httpAuth({
+      pluginId: plugin.getId(),
+      defaultCredentials: mockCredentials.none(),
+    });
+    return {
+      credentials: (async (req: Request, options?: object) => {
+        const credentials = await inner.credentials(req, options as any);
+        const token = req.headers.authorization?.match(
+          /^Bearer\s+mock-service-token:(.+)$/,
+        )?.[1];
+        const obo = token && JSON.parse(token).obo;
+        return obo && credentials.principal.type === 'user'
+          ? mockCredentials.user(obo, { actor: { subject: 'plugin' } })
+          : credentials;
+      }) as HttpAuthService['credentials'],
+      issueUserCookie: (res, options) => inner.issueUserCookie(res, options),
+    };
+  },
+});
+
+/** Every log line of the backend (all plugins, all levels) with its metadata, as text. */
+class CapturingLogger implements RootLoggerService {
+  constructor(
+    readonly lines: string[],
+    private readonly meta: Record<string, unknown> = {},
+  ) {}
+
+  private log(level: string, message: string, meta?: unknown) {
+    // Errors are captured whole (message and stack): a credential may hide in either.
+    const text = JSON.stringify({ ...this.meta, meta }, (_key, value) =>
+      value instanceof Error
+        ? { name: value.name, message: value.message, stack: value.stack }
+        : value,
+    );
+    this.lines.push(`${level} ${message} ${text}`);
+  }
+  error(message: string, meta?: Error | object) {
+    this.log('error', message, meta);
+  }
+  warn(message: string, meta?: Error | object) {
+    this.log('warn', message, meta);
+  }
+  info(message: string, meta?: Error | object) {
+    this.log('info', message, meta);
+  }
+  debug(message: string, meta?: Error | object) {
+    this.log('debug', message, meta);
+  }
+  child(meta: Record<string, unknown>): LoggerService {
+    return new CapturingLogger(this.lines, { ...this.meta, ...meta });
+  }
+}
+
+/** The repository's RBAC manifests for the backend (examples/rbac). */
+export function rbacManifest(
+  file:
+    | 'flink-standalone-backend.yaml'
+    | 'flink-standalone-backend-namespaced.yaml',
+): RbacManifestObject[] {
+  return fromYaml(
+    readFileSync(resolve(__dirname, '../../../../examples/rbac', file), 'utf8'),
+  ) as RbacManifestObject[];
+}
+
+/** A ServiceAccount bound only to an examples/rbac manifest, as the backend runs in production. */
+export function backendServiceAccount(
+  plane: SharedControlPlane,
+  file: Parameters<typeof rbacManifest>[0],
+  options: ServiceAccountOptions = {},
+): Promise<InstalledServiceAccount> {
+  return installServiceAccount(plane, rbacManifest(file), {
+    namespacePrefix: 'backstage',
+    ...options,
+  });
+}
+
+/** A component of the test catalog: owned by OWNER, on the test cluster. */
+export function component(
+  name: string,
+  annotations: Record<string, string> | undefined,
+): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name, ...(annotations && { annotations }) },
+    spec: { type: 'service', lifecycle: 'production', owner: OWNER },
+  };
+}
+
+export function flinkAnnotations(namespace: string, cluster: string) {
+  return {
+    'flink-standalone.backstage.io/kubernetes-cluster': TEST_CLUSTER,
+    'flink-standalone.backstage.io/namespace': namespace,
+    'flink-standalone.backstage.io/cluster': cluster,
+  };
+}
+
+export interface FlinkTestBackend {
+  server: TestBackend['server'];
+  /** Every request the backend made to the API server. */
+  proxy: CountingApiProxy;
+  /** Every log line so far. */
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The flink-standalone plugin in a backend with the real catalog (the entities added through its
+ * processing), the real permission backend with `TestPolicy`, and a logger that keeps every
+ * line. The config should send Kubernetes requests through the counting proxy.
+ */
+export async function startFlinkBackend(options: {
+  plane: SharedControlPlane;
+  entities: Entity[];
+  /** `kubernetes` and `flinkStandalone` config, given the URL of the counting proxy. */
+  config: (proxyUrl: string) => Record<string, unknown>;
+}): Promise<FlinkTestBackend> {
+  const proxy = await startCountingApiProxy(options.plane);
+  const logs: string[] = [];
+  const testBackend = await startTestBackend({
+    features: [
+      flinkStandalonePlugin,
+      catalogPlugin,
+      catalogModuleEntities(options.entities),
+      permissionPlugin,
+      testPolicyModule,
+      oboAwareHttpAuth,
+      createServiceFactory({
+        service: coreServices.rootLogger,
+        deps: {},
+        factory: () => new CapturingLogger(logs),
+      }),
+      mockServices.rootConfig.factory({
+        data: { permission: { enabled: true }, ...options.config(proxy.url) },
+      }),
+    ],
+  });
+  const { server } = testBackend;
+  // The catalog processes its entities in the background: wait until each can be read.
+  await waitFor(
+    'the test entities in the catalog',
+    async () => {
+      const response = await request(server)
+        .get('/api/catalog/entities/by-query?filter=kind=component&limit=1000')
+        .set('Authorization', mockCredentials.user.header(OWNER));
+      return (
+        response.body.items?.length === options.entities.length || undefined
+      );
+    },
+    { timeoutMs: 60_000 },
+  );
+  return {
+    server,
+    proxy,
+    logs,
+    stop: async () => {
+      await testBackend.stop();
+      await proxy.close();
+    },
+  };
+}
+
+/** A supertest request as a user. */
+export function as(user: string) {
+  return mockCredentials.user.header(user);
+}
+
+/** No credential of the cluster in a text (a response body or the logs). */
+export function expectNoCredentials(
+  text: string,
+  credentials: { token: string; ca: string; kubeconfig?: string },
+) {
+  expect(text).not.toContain(credentials.token);
+  // Any line of the CA's PEM body, and the CA as base64 (caData, kubeconfig).
+  for (const line of credentials.ca.split('\n').filter(l => l.length > 20)) {
+    if (!line.startsWith('-----')) expect(text).not.toContain(line);
+  }
+  expect(text).not.toContain(
+    Buffer.from(credentials.ca).toString('base64').slice(0, 40),
+  );
+  if (credentials.kubeconfig) {
+    for (const line of credentials.kubeconfig
+      .split('\n')
+      .map(l => l.trim())
+      .filter(l => l.length > 40)) {
+      expect(text).not.toContain(line);
+    }
+  }
+}
