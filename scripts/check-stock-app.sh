@@ -16,9 +16,9 @@
 #
 # STOCK_APP_DIR keeps the app in a directory of your choice (default: a new temporary one, removed
 # on success); STOCK_APP_PORT changes the backend port (default 17007); STOCK_APP_REF=<commit>
-# builds the packages from a clean copy of that commit (git archive, then npm ci without install
-# scripts: building needs no native addon) instead of the
-# working tree, e.g. to check a release commit while the tree has edits in progress.
+# builds the packages from a clean copy of that commit (git archive) instead of the working tree,
+# e.g. to check a release commit while the tree has edits in progress; the copy uses the
+# repository's installed node_modules (npm ci) but for its own workspace packages.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -56,10 +56,16 @@ mkdir -p "$tarballs"
 src="$repo"
 if [ -n "${STOCK_APP_REF:-}" ]; then
   src="$work/repo"
-  step "a clean copy of $(git rev-parse --short "$STOCK_APP_REF") in $src, npm ci"
-  rm -rf "$src" && mkdir -p "$src"
+  step "a clean copy of $(git rev-parse --short "$STOCK_APP_REF") in $src"
+  rm -rf "$src" && mkdir -p "$src/node_modules/@flink-standalone"
   git archive "$STOCK_APP_REF" | tar -x -C "$src"
-  (cd "$src" && npm ci --ignore-scripts --no-audit --no-fund >"$work/npm-ci.log" 2>&1) || { tail -n 30 "$work/npm-ci.log"; fail "npm ci in the copy"; }
+  # Every installed package but the workspaces, which must be the copy's own.
+  for entry in "$repo"/node_modules/* "$repo"/node_modules/.bin; do
+    [ "$(basename "$entry")" = "@flink-standalone" ] || ln -s "$entry" "$src/node_modules/"
+  done
+  for link in "$repo"/node_modules/@flink-standalone/*; do
+    ln -s "$(readlink "$link")" "$src/node_modules/@flink-standalone/"
+  done
 fi
 cd "$src"
 step "tsc (declarations into dist-types, which backstage-cli package build bundles)"
