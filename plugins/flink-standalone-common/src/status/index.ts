@@ -16,6 +16,7 @@ export type {
   ClaimRetention,
   WorkloadStatus,
   PodStatus,
+  RolloutBlock,
   RestoreSource,
   JobRestore,
   ClaimPhase,

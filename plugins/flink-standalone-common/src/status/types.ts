@@ -9,6 +9,8 @@ import type { WorkloadKind } from '../spec';
  * - `DEPLOYING`: the JobManager workload exists but none of its pods is Ready.
  * - `DEPLOYED_NOT_READY`: a JobManager pod is Ready, the Flink REST API does not answer.
  * - `READY`: the Flink REST API answers.
+ *
+ * @public
  */
 export const JOB_MANAGER_DEPLOYMENT_STATUSES = [
   'MISSING',
@@ -17,10 +19,15 @@ export const JOB_MANAGER_DEPLOYMENT_STATUSES = [
   'READY',
   'ERROR',
 ] as const;
+/** @public */
 export type JobManagerDeploymentStatus =
   (typeof JOB_MANAGER_DEPLOYMENT_STATUSES)[number];
 
-/** What turns a cluster into `ERROR`: the operator's error reasons, as Kubernetes names them. */
+/**
+ * What turns a cluster into `ERROR`: the operator's error reasons, as Kubernetes names them.
+ *
+ * @public
+ */
 export const CLUSTER_ERROR_REASONS = [
   /** Warning event on the workload (or a Deployment's ReplicaSet) while pods are missing. */
   'FailedCreate',
@@ -36,8 +43,10 @@ export const CLUSTER_ERROR_REASONS = [
   'FailedMount',
   'FailedAttachVolume',
 ] as const;
+/** @public */
 export type ClusterErrorReason = (typeof CLUSTER_ERROR_REASONS)[number];
 
+/** @public */
 export interface ClusterError {
   reason: ClusterErrorReason;
   /** What Kubernetes said (container or event message), prefixed with where it happened. */
@@ -49,6 +58,7 @@ export interface ClusterError {
   container?: string;
 }
 
+/** @public */
 export const CLUSTER_CONDITION_TYPES = [
   'JobManagerReady',
   'TaskManagersReady',
@@ -58,11 +68,17 @@ export const CLUSTER_CONDITION_TYPES = [
   'NoStuckPods',
   'FlinkRestReachable',
 ] as const;
+/** @public */
 export type ClusterConditionType = (typeof CLUSTER_CONDITION_TYPES)[number];
 
+/** @public */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-/** A Kubernetes-style condition. */
+/**
+ * A Kubernetes-style condition.
+ *
+ * @public
+ */
 export interface ClusterCondition {
   type: ClusterConditionType;
   status: ConditionStatus;
@@ -73,6 +89,7 @@ export interface ClusterCondition {
   lastTransitionTime?: string;
 }
 
+/** @public */
 export interface ReplicaCounts {
   /** spec.replicas */
   desired: number;
@@ -84,15 +101,24 @@ export interface ReplicaCounts {
   available: number;
 }
 
+/** @public */
 export type RetentionPolicy = 'Retain' | 'Delete';
 
-/** A StatefulSet's persistentVolumeClaimRetentionPolicy (Kubernetes defaults: Retain). */
+/**
+ * A StatefulSet's persistentVolumeClaimRetentionPolicy (Kubernetes defaults: Retain).
+ *
+ * @public
+ */
 export interface ClaimRetention {
   whenDeleted: RetentionPolicy;
   whenScaled: RetentionPolicy;
 }
 
-/** The JobManager or TaskManager StatefulSet or Deployment. */
+/**
+ * The JobManager or TaskManager StatefulSet or Deployment.
+ *
+ * @public
+ */
 export interface WorkloadStatus {
   kind: WorkloadKind;
   name: string;
@@ -109,12 +135,38 @@ export interface WorkloadStatus {
   rolloutComplete: boolean;
   /** Deployment only: the controller's message once the rollout passed its progress deadline. */
   rolloutStalled?: string;
+  /** StatefulSet only: the pod the rollout waits for in vain, and what to do about it. */
+  rolloutBlocked?: RolloutBlock;
   /** StatefulSet only. */
   podManagementPolicy?: string;
   /** StatefulSet only. */
   retention?: ClaimRetention;
 }
 
+/**
+ * A StatefulSet rollout that cannot progress: the controller waits for `pod` to become Ready,
+ * and it has not for longer than the observer's threshold.
+ *
+ * @public
+ */
+export interface RolloutBlock {
+  pod: string;
+  /** The pod's revision. */
+  revision?: string;
+  /** The StatefulSet's update revision. */
+  updateRevision: string;
+  /** When the pod was last seen turning not Ready (or was created). */
+  notReadySince: string;
+  /**
+   * The forced-rollback trap: the pod runs a revision the StatefulSet no longer wants, and the
+   * controller (`OrderedReady`) will not replace a pod that is not Ready: only deleting it helps.
+   */
+  deleteRequired: boolean;
+  /** What happened and the remedy, in a sentence or two. */
+  message: string;
+}
+
+/** @public */
 export interface PodStatus {
   name: string;
   component: FlinkComponent;
@@ -160,10 +212,16 @@ export interface PodStatus {
 /**
  * Where a TaskManager's subtasks read keyed state in a restore: `local` copies on its own
  * volume only, `remote` checkpoint storage only, `mixed`, or `none` (nothing to restore here).
+ *
+ * @public
  */
 export type RestoreSource = 'local' | 'remote' | 'mixed' | 'none';
 
-/** The latest restore of a running job from a checkpoint or savepoint. */
+/**
+ * The latest restore of a running job from a checkpoint or savepoint.
+ *
+ * @public
+ */
 export interface JobRestore {
   jobId: string;
   checkpointId: number;
@@ -174,8 +232,10 @@ export interface JobRestore {
   taskManagers: Record<string, RestoreSource>;
 }
 
+/** @public */
 export type ClaimPhase = 'Bound' | 'Pending' | 'Lost';
 
+/** @public */
 export interface ClaimStatus {
   name: string;
   component?: FlinkComponent;
@@ -197,7 +257,11 @@ export interface ClaimStatus {
   pod?: string;
 }
 
-/** Why the Flink REST API is not reachable, when that is known. */
+/**
+ * Why the Flink REST API is not reachable, when that is known.
+ *
+ * @public
+ */
 export const REST_UNREACHABLE_REASONS = [
   /** The pods run on simulated (kwok) nodes: no Flink process runs in them. */
   'SimulatedNodes',
@@ -206,8 +270,10 @@ export const REST_UNREACHABLE_REASONS = [
   /** The request failed (refused, timed out, HTTP error). */
   'Error',
 ] as const;
+/** @public */
 export type RestUnreachableReason = (typeof REST_UNREACHABLE_REASONS)[number];
 
+/** @public */
 export interface FlinkRestSummary {
   reachable: boolean;
   /** When the REST answers were fetched; absent when never. */
@@ -224,6 +290,7 @@ export interface FlinkRestSummary {
   lastRestore?: JobRestore;
 }
 
+/** @public */
 export interface ClusterEvent {
   /** Normal or Warning. */
   type: string;
@@ -235,7 +302,11 @@ export interface ClusterEvent {
   lastTimestamp?: string;
 }
 
-/** What the observer reports about one Flink cluster. */
+/**
+ * What the observer reports about one Flink cluster.
+ *
+ * @public
+ */
 export interface FlinkClusterStatus {
   /** Kubernetes cluster name, and the Flink cluster's namespace and name. */
   cluster: string;

@@ -159,6 +159,17 @@ function rolloutComplete({ jobManager, taskManager }: ConditionInputs) {
   if (workloads.length < 2) {
     return condition(type, false, 'WorkloadMissing', 'a workload is missing');
   }
+  const blocked = workloads.filter(w => w.rolloutBlocked);
+  if (blocked.length > 0) {
+    return condition(
+      type,
+      false,
+      'RolloutBlocked',
+      blocked
+        .map(w => `${workloadTitle(w)}: ${w.rolloutBlocked!.message}`)
+        .join('; '),
+    );
+  }
   const stalled = workloads.filter(w => w.rolloutStalled);
   if (stalled.length > 0) {
     return condition(

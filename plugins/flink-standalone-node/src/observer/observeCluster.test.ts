@@ -1238,6 +1238,86 @@ describe('observeCluster: rollout of StatefulSets', () => {
     expect(isHealthy(status)).toBe(false);
   });
 
+  const GOOD = 'orders-taskmanager-6f7d8c9b5';
+  const BROKEN = 'orders-taskmanager-84c5d7f9b';
+  /** Three TaskManagers; ordinal 2 was replaced at `podRevision` and has not been Ready for 5 min. */
+  const rollout = (
+    updateRevision: string,
+    podRevision: string,
+    policy?: 'Parallel',
+  ) => {
+    const snapshot = scenario({
+      taskManager: {
+        kind: 'StatefulSet',
+        replicas: 3,
+        claims: ['data'],
+        currentRevision: GOOD,
+        updateRevision,
+        generation: 3,
+      },
+      faults: {
+        'orders-taskmanager-2': both(atRevision(podRevision), runningNotReady),
+      },
+    });
+    if (policy) snapshot.taskManager!.spec!.podManagementPolicy = policy;
+    return snapshot;
+  };
+
+  it('names the forced-rollback trap: the template reverted, a broken pod left behind, only a delete helps', () => {
+    const status = observe(rollout(GOOD, BROKEN), restUp({ taskManagers: 2 }));
+    expect(status.taskManager?.rolloutBlocked).toEqual({
+      pod: 'orders-taskmanager-2',
+      revision: BROKEN,
+      updateRevision: GOOD,
+      notReadySince: minutesAgo(5).toISOString(),
+      deleteRequired: true,
+      message: expect.stringContaining(
+        'the rollout stays blocked until pod orders-taskmanager-2 is deleted',
+      ),
+    });
+    expect(condition(status, 'RolloutComplete')).toMatchObject({
+      status: 'False',
+      reason: 'RolloutBlocked',
+      message: expect.stringMatching(
+        /^TaskManager StatefulSet orders-taskmanager: pod orders-taskmanager-2 \(revision orders-taskmanager-84c5d7f9b\) has not been Ready for 5 min/,
+      ),
+    });
+  });
+
+  it('a pod of the new revision that never becomes Ready blocks the rollout: fix and apply again', () => {
+    const status = observe(
+      rollout(BROKEN, BROKEN),
+      restUp({ taskManagers: 2 }),
+    );
+    expect(status.taskManager?.rolloutBlocked).toMatchObject({
+      pod: 'orders-taskmanager-2',
+      deleteRequired: false,
+    });
+    expect(status.taskManager?.rolloutBlocked?.message).toMatch(
+      /^the rollout waits for pod orders-taskmanager-2 .* apply again$/,
+    );
+  });
+
+  it('under Parallel the controller replaces a stale pod itself: no delete needed', () => {
+    const status = observe(
+      rollout(GOOD, BROKEN, 'Parallel'),
+      restUp({ taskManagers: 2 }),
+    );
+    expect(status.taskManager?.rolloutBlocked?.deleteRequired).toBe(false);
+  });
+
+  it('is not blocked before the threshold: still in progress', () => {
+    const status = observeCluster(rollout(GOOD, BROKEN), undefined, {
+      now: NOW,
+      stuckTerminatingAfterSeconds: 300,
+      stuckRolloutAfterSeconds: 600,
+    });
+    expect(status.taskManager?.rolloutBlocked).toBeUndefined();
+    expect(condition(status, 'RolloutComplete').reason).toBe(
+      'RolloutInProgress',
+    );
+  });
+
   it('says so when the controller has not yet seen the new generation', () => {
     const status = observe(
       scenario({

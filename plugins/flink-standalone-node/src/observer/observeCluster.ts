@@ -36,6 +36,8 @@ interface ComponentView {
 /**
  * The status of one Flink cluster from a watch-cache snapshot and the latest Flink REST
  * answers. Pure: the same inputs (and `now`) always give the same status.
+ *
+ * @public
  */
 export function observeCluster(
   snapshot: ClusterSnapshot,
@@ -52,6 +54,9 @@ export function observeCluster(
     stuckAfterMs:
       (options.stuckTerminatingAfterSeconds ??
         DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds) * 1000,
+    stuckRolloutAfterMs:
+      (options.stuckRolloutAfterSeconds ??
+        DEFAULT_OBSERVE_OPTIONS.stuckRolloutAfterSeconds) * 1000,
   };
   const components = [
     componentView(
@@ -145,7 +150,9 @@ function staleNote(lastSyncedAt: string | undefined): string {
 }
 
 /** What every pod summary needs besides its component. */
-type PodEnvironment = Pick<PodContext, 'nodes' | 'now' | 'stuckAfterMs'>;
+type PodEnvironment = Pick<PodContext, 'nodes' | 'now' | 'stuckAfterMs'> & {
+  stuckRolloutAfterMs: number;
+};
 
 function componentView(
   snapshot: ClusterSnapshot,
@@ -158,13 +165,18 @@ function componentView(
     p => componentLabel(p.metadata) === component,
   );
   const status = workload
-    ? summarizeWorkload(workload, component, raw, snapshot.replicaSets)
+    ? summarizeWorkload(workload, component, raw, snapshot.replicaSets, {
+        now: environment.now,
+        stuckAfterMs: environment.stuckRolloutAfterMs,
+      })
     : undefined;
   const pods = raw
     .map(pod => ({
       raw: pod,
       status: summarizePod(pod, {
-        ...environment,
+        nodes: environment.nodes,
+        now: environment.now,
+        stuckAfterMs: environment.stuckAfterMs,
         component,
         workloadName: name,
         workload: status,

@@ -14,7 +14,11 @@ import type {
 
 export type Workload = V1StatefulSet | V1Deployment;
 
-/** What the watch cache holds about one Flink cluster. */
+/**
+ * What the watch cache holds about one Flink cluster.
+ *
+ * @public
+ */
 export interface ClusterSnapshot {
   /** Kubernetes cluster name (from config) and the Flink cluster's namespace/name (spec.name). */
   cluster: string;
@@ -42,7 +46,11 @@ export interface ClusterSnapshot {
   lastSyncedAt?: string;
 }
 
-/** The latest answers of the cluster's Flink REST API. */
+/**
+ * The latest answers of the cluster's Flink REST API.
+ *
+ * @public
+ */
 export interface FlinkRestObservation {
   reachable: boolean;
   fetchedAt: string;
@@ -84,15 +92,19 @@ export interface FlinkRestObservation {
   lastRestore?: JobRestore;
 }
 
+/** @public */
 export interface ObserveOptions {
   now: Date;
   /** A pod terminating longer than this (and past its grace period) is stuck. Default 300. */
   stuckTerminatingAfterSeconds: number;
+  /** A StatefulSet rollout waiting longer than this for a pod to become Ready is blocked. Default 300. */
+  stuckRolloutAfterSeconds?: number;
   /** Events kept in the status, newest first. Default 20. */
   maxEvents?: number;
 }
 
 export const DEFAULT_OBSERVE_OPTIONS = {
   stuckTerminatingAfterSeconds: 300,
+  stuckRolloutAfterSeconds: 300,
   maxEvents: 20,
 } as const;

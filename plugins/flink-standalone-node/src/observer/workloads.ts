@@ -8,20 +8,95 @@ import type {
   ClaimRetention,
   FlinkComponent,
   RetentionPolicy,
+  RolloutBlock,
   WorkloadStatus,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import { isStatefulSet, isTerminating, podRevision } from './kube';
+import {
+  epochMs,
+  isPodReady,
+  isStatefulSet,
+  isTerminating,
+  podRevision,
+  statefulSetOrdinal,
+} from './kube';
 import type { Workload } from './types';
+
+/** When a StatefulSet rollout that waits for a pod counts as blocked. */
+export interface RolloutClock {
+  now: number;
+  stuckAfterMs: number;
+}
 
 export function summarizeWorkload(
   workload: Workload,
   component: FlinkComponent,
   pods: V1Pod[],
   replicaSets: V1ReplicaSet[] | undefined,
+  clock: RolloutClock,
 ): WorkloadStatus {
-  return isStatefulSet(workload)
-    ? summarizeStatefulSet(workload, component)
-    : summarizeDeployment(workload, component, pods, replicaSets);
+  if (!isStatefulSet(workload)) {
+    return summarizeDeployment(workload, component, pods, replicaSets);
+  }
+  const status = summarizeStatefulSet(workload, component);
+  const block = status.rolloutComplete
+    ? undefined
+    : statefulSetRolloutBlock(workload, pods, clock);
+  return block ? { ...status, rolloutBlocked: block } : status;
+}
+
+/**
+ * The pod a StatefulSet rollout waits for in vain. The controller replaces pods from the
+ * highest ordinal down and waits for each to be Ready; under `OrderedReady` it also stops at
+ * any pod that is not Ready before replacing anything, so a pod of a broken revision stays
+ * even after the template is reverted (kubernetes/kubernetes#67250) until someone deletes it.
+ */
+export function statefulSetRolloutBlock(
+  sts: V1StatefulSet,
+  pods: V1Pod[],
+  clock: RolloutClock,
+): RolloutBlock | undefined {
+  const updateRevision = sts.status?.updateRevision;
+  if (!updateRevision) return undefined;
+  const name = sts.metadata?.name ?? '';
+  const stuck = pods
+    .filter(pod => !isTerminating(pod) && !isPodReady(pod))
+    .map(pod => ({ pod, since: notReadySince(pod) }))
+    .filter(({ since }) => clock.now - since >= clock.stuckAfterMs)
+    .sort(
+      (a, b) =>
+        (statefulSetOrdinal(b.pod, name) ?? -1) -
+        (statefulSetOrdinal(a.pod, name) ?? -1),
+    );
+  if (stuck.length === 0) return undefined;
+  const { pod, since } = stuck[0];
+  const podName = pod.metadata?.name ?? '';
+  const revision = podRevision(pod);
+  const minutes = Math.floor((clock.now - since) / 60_000);
+  const forMinutes = minutes >= 1 ? ` for ${minutes} min` : '';
+  const deleteRequired =
+    revision !== updateRevision &&
+    (sts.spec?.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
+  const message = deleteRequired
+    ? `pod ${podName} (revision ${revision}) has not been Ready${forMinutes} and the StatefulSet now wants revision ${updateRevision}; under OrderedReady the controller replaces no pod while one is not Ready, so the rollout stays blocked until pod ${podName} is deleted (it comes back at revision ${updateRevision}, on the same claim)`
+    : `the rollout waits for pod ${podName} (revision ${revision}) to become Ready, and it has not${forMinutes}; fix what keeps it from starting (see its errors and events) and apply again`;
+  return {
+    pod: podName,
+    revision,
+    updateRevision,
+    notReadySince: new Date(since).toISOString(),
+    deleteRequired,
+    message,
+  };
+}
+
+/** The Ready condition's last transition, else the pod's creation. */
+function notReadySince(pod: V1Pod): number {
+  const ready = (pod.status?.conditions ?? []).find(c => c.type === 'Ready');
+  return (
+    epochMs(ready?.lastTransitionTime) ??
+    epochMs(pod.metadata?.creationTimestamp) ??
+    0
+  );
 }
 
 function replicaCounts(workload: Workload) {

@@ -11,6 +11,8 @@ export interface FlinkObserverOptions {
   registry: ClusterRegistry;
   logger?: LoggerService;
   stuckTerminatingAfterSeconds?: number;
+  /** A StatefulSet rollout waiting longer than this for a pod to become Ready is blocked (default 300). */
+  stuckRolloutAfterSeconds?: number;
   /** How long a Flink REST answer is reused (default 5 s). */
   restMaxAgeMs?: number;
   /** How long a first status request waits for a cache's initial sync (default 10 s). */
@@ -135,7 +137,7 @@ export class FlinkObserver {
     if (
       previous &&
       previous.restFetchedAt === rest?.fetchedAt &&
-      // Only a terminating pod makes a status depend on the clock (it turns stuck with time).
+      // Terminating and not-Ready pods make a status depend on the clock (see timeSensitive).
       (!previous.timeSensitive || previous.second === second) &&
       previous.version === cache.version(previous.sources)
     ) {
@@ -147,6 +149,9 @@ export class FlinkObserver {
       stuckTerminatingAfterSeconds:
         this.options.stuckTerminatingAfterSeconds ??
         DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds,
+      stuckRolloutAfterSeconds:
+        this.options.stuckRolloutAfterSeconds ??
+        DEFAULT_OBSERVE_OPTIONS.stuckRolloutAfterSeconds,
     });
     const sources = cache.sourcesOf(snapshot);
     const memo: Memo = {
@@ -154,7 +159,10 @@ export class FlinkObserver {
       version: cache.version(sources),
       restFetchedAt: rest?.fetchedAt,
       second,
-      timeSensitive: status.pods.some(p => p.deletionTimestamp !== undefined),
+      // A terminating pod turns stuck with time, a pod that is not Ready can block a rollout.
+      timeSensitive: status.pods.some(
+        p => p.deletionTimestamp !== undefined || !p.ready,
+      ),
       status,
     };
     this.computed.set(clusterKey, memo);
