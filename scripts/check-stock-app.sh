@@ -64,7 +64,7 @@ if [ -n "${STOCK_APP_REF:-}" ]; then
     [ "$(basename "$entry")" = "@flink-standalone" ] || ln -s "$entry" "$src/node_modules/"
   done
   for link in "$repo"/node_modules/@flink-standalone/*; do
-    ln -s "$(readlink "$link")" "$src/node_modules/@flink-standalone/"
+    ln -s "$(readlink "$link")" "$src/node_modules/@flink-standalone/$(basename "$link")"
   done
 fi
 cd "$src"
