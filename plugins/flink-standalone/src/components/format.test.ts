@@ -2,6 +2,7 @@ import { responseError } from '../testing/responseError';
 import {
   describeError,
   describeRest,
+  describeRollout,
   formatDuration,
   formatJobs,
   formatRetention,
@@ -19,6 +20,32 @@ describe('format', () => {
     [-5000, '0 s'],
   ])('formats %d ms as %s', (milliseconds, text) => {
     expect(formatDuration(milliseconds)).toBe(text);
+  });
+
+  it('describes a rollout: blocked with its remedy, else progress', () => {
+    const workload = {
+      kind: 'StatefulSet' as const,
+      name: 'orders-taskmanager',
+      component: 'taskmanager' as const,
+      replicas: { desired: 3, current: 3, ready: 2, updated: 1, available: 2 },
+      rolloutComplete: false,
+    };
+    expect(describeRollout(workload)).toBe('1/3 updated');
+    expect(
+      describeRollout({
+        ...workload,
+        rolloutBlocked: {
+          pod: 'orders-taskmanager-2',
+          updateRevision: 'r1',
+          notReadySince: '2026-12-03T12:00:00Z',
+          deleteRequired: true,
+          message:
+            'the rollout stays blocked until pod orders-taskmanager-2 is deleted',
+        },
+      }),
+    ).toBe(
+      'blocked: the rollout stays blocked until pod orders-taskmanager-2 is deleted',
+    );
   });
 
   it('lists jobs by state, leaving out empty states', () => {

@@ -78,6 +78,8 @@ export function countClaims(claims: ClaimStatus[]): ClaimCounts {
 export function describeRollout(workload: WorkloadStatus | undefined): string {
   if (!workload) return '—';
   if (workload.rolloutStalled) return `stalled: ${workload.rolloutStalled}`;
+  if (workload.rolloutBlocked)
+    return `blocked: ${workload.rolloutBlocked.message}`;
   if (workload.rolloutComplete) return 'complete';
   const { updated, desired } = workload.replicas;
   return `${updated}/${desired} updated`;
