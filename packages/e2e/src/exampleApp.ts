@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import {
   FatalError,
   ManagedProcess,
@@ -14,12 +14,25 @@ import {
 const ROOT = path.resolve(__dirname, '../../..');
 
 export interface ExampleAppOptions {
-  /** The kubeconfig of the control plane the `local` cluster entry points at. */
+  /**
+   * The kubeconfig the backend's `local` cluster entry uses: a least-privilege ServiceAccount's
+   * (examples/rbac), as a real installation has, never the plane's admin.
+   */
   kubeconfigPath: string;
   /** Namespaces the template may create Flink clusters in. */
   allowedNamespaces: string[];
   /** Where the processes' logs and the catalog's database go. */
   workDir: string;
+  /** catalog-info files the catalog reads besides the example catalog (absolute paths). */
+  catalogFiles?: string[];
+}
+
+/** app-config.yaml's catalog locations: a later config file replaces an array, so extend a copy. */
+function exampleLocations(): object[] {
+  const config = parse(
+    fs.readFileSync(path.join(ROOT, 'app-config.yaml'), 'utf8'),
+  );
+  return config.catalog.locations;
 }
 
 /**
@@ -54,6 +67,16 @@ export class ExampleApp {
           connection: { directory: path.join(options.workDir, 'db') },
         },
       },
+      catalog: {
+        // The example catalog and template, plus the test's own entities.
+        locations: [
+          ...exampleLocations(),
+          ...(options.catalogFiles ?? []).map(target => ({
+            type: 'file',
+            target,
+          })),
+        ],
+      },
       flinkStandalone: {
         frontend: { refreshIntervalSeconds: 2 },
         clusters: [
@@ -79,16 +102,38 @@ export class ExampleApp {
       '--config',
       this.configFile,
     ];
+    // The backend as `backstage-cli package start` runs it (the same entry and TypeScript loader),
+    // minus its file watcher: a restart on a file change would lose the test's running tasks.
+    const [command, args] =
+      workspace === 'backend'
+        ? [
+            process.execPath,
+            [
+              '--enable-source-maps',
+              '--require',
+              path.join(
+                ROOT,
+                'node_modules/@backstage/cli-node/config/nodeTransform.cjs',
+              ),
+              'src/index.ts',
+              ...configArgs,
+            ],
+          ]
+        : [
+            path.join(ROOT, 'node_modules/.bin/backstage-cli'),
+            ['package', 'start', ...configArgs],
+          ];
     return ManagedProcess.start({
       name: workspace,
-      command: path.join(ROOT, 'node_modules/.bin/backstage-cli'),
-      args: ['package', 'start', ...configArgs],
+      command,
+      args,
       cwd: path.join(ROOT, 'packages', workspace),
       logFile: path.join(this.options.workDir, `${workspace}.log`),
       env: {
         // Jest runs with NODE_ENV=test; the app's bundler knows no browserslist for "test".
         NODE_ENV: 'development',
         BROWSER: 'none',
+        ESBK_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
         FLINK_STANDALONE_KUBECONFIG: this.options.kubeconfigPath,
         FLINK_STANDALONE_SCAFFOLDED_CATALOG_DIR: path.join(
           this.options.workDir,
