@@ -298,4 +298,58 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
     expect(claim.status.phase).toBe('Pending');
     expect(log.slice(logged).filter(l => /^DEPLOY/.test(l))).toEqual([]);
   });
+
+  it('fails at its timeout with the last summary when the cluster does not come up', async () => {
+    // Claims of a class no provisioner serves stay Pending: the TaskManagers never start.
+    const spec = {
+      ...specFor(namespace),
+      taskManager: {
+        replicas: 1,
+        volumeClaimTemplates: [
+          { name: 'flink-data', storage: '1Gi', storageClassName: 'none' },
+        ],
+      },
+    };
+    const { ctx, outputs, log } = actionContext(
+      input({ spec, timeoutSeconds: 2 }),
+    );
+    const error = await applyAction(clusters)
+      .handler(ctx as any)
+      .catch(e => e);
+    expect(error.name).toBe('ClusterNotReadyError');
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Flink cluster ${namespace}/orders (was not READY|is \\w+ but not [\\w, ]+) within 2 s: .*claims bound 0/1`,
+      ),
+    );
+    // The objects were applied and reported before the wait; no final state is claimed.
+    expect(outputs.objects).toHaveLength(6);
+    expect(outputs.state).toBeUndefined();
+    expect(log.some(l => /claims bound 0\/1/.test(l))).toBe(true);
+  });
+
+  it("fails at once with the observer's reason when the cluster is in ERROR", async () => {
+    // A quota of no pods: the controllers report FailedCreate, which the observer calls ERROR.
+    await plane().client.create(
+      `/api/v1/namespaces/${namespace}/resourcequotas`,
+      {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'no-pods' },
+        spec: { hard: { pods: '0' } },
+      },
+    );
+    const { ctx, outputs } = actionContext(input({ timeoutSeconds: 30 }));
+    const error = await applyAction(clusters)
+      .handler(ctx as any)
+      .catch(e => e);
+    expect(error.name).toBe('ClusterNotReadyError');
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Flink cluster ${namespace}/orders failed: FailedCreate: .*quota`,
+      ),
+    );
+    expect(error.status.jobManagerDeploymentStatus).toBe('ERROR');
+    expect(outputs.state).toBeUndefined();
+  });
 });

@@ -12,6 +12,7 @@ import {
   readyStatus,
   rollingUpdateStatus,
   simulatedNodesStatus,
+  staleStatus,
   statusResponse,
   stuckPodStatus,
   TM_OLD_REVISION,
@@ -283,6 +284,19 @@ describe('EntityFlinkStandaloneContent', () => {
       await screen.findByText('No JobManager workload.'),
     ).toBeInTheDocument();
     expect(screen.getByText('No TaskManagers workload.')).toBeInTheDocument();
+  });
+
+  it('warns that a stale status is the last sync, with its age, above the tables', async () => {
+    await renderContent(statusResponse(staleStatus()));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Stale: the watch on the Kubernetes API was lost; this is the state of the last sync, not the current one.',
+    );
+    expect(
+      screen.getByText('observed 12 s ago, last synced 75 s ago'),
+    ).toBeInTheDocument();
+    // The last sync's pods are still shown, not hidden behind the warning.
+    expect(rowsOf('TaskManagers pods')).toHaveLength(2);
   });
 
   it('hides scale and delete without the permissions', async () => {

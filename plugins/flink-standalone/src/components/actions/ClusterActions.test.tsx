@@ -213,6 +213,37 @@ describe('ClusterActions', () => {
     await waitFor(() => expect(onChanged).toHaveBeenCalledTimes(1));
   });
 
+  it('shows why deleting failed, keeps the dialog open and reports no change', async () => {
+    const user = userEvent.setup();
+    const api = mockFlinkStandaloneApi(statusResponse());
+    api.deleteCluster.mockRejectedValue(
+      await responseError(
+        503,
+        'ServiceUnavailableError',
+        'the Kubernetes API server did not answer',
+      ),
+    );
+    const { onChanged } = await renderActions({ api });
+    await user.click(
+      await screen.findByRole('button', { name: 'Delete cluster' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Delete Flink cluster orders?',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'the Kubernetes API server did not answer (Request failed with 503 ServiceUnavailableError)',
+    );
+    expect(api.deleteCluster).toHaveBeenCalledWith(ENTITY_REF, {
+      deleteClaims: false,
+    });
+    expect(onChanged).not.toHaveBeenCalled();
+    // It can be tried again from the same dialog.
+    expect(
+      within(dialog).getByRole('button', { name: 'Delete' }),
+    ).toBeEnabled();
+  });
+
   it('keeps the claims by default and deletes nothing on cancel', async () => {
     const user = userEvent.setup();
     const { api } = await renderActions();
