@@ -15,7 +15,7 @@
 #    the catalog holds the shipped template; then stops the backend.
 #
 # STOCK_APP_DIR keeps the app in a directory of your choice (default: a new temporary one, removed
-# on success); STOCK_APP_PORT changes the backend port (default 17007); STOCK_APP_REF=<commit>
+# on success); STOCK_APP_TSC_ERRORS=warn, see step 1; STOCK_APP_PORT changes the backend port (default 17007); STOCK_APP_REF=<commit>
 # builds the packages from a clean copy of that commit (git archive) instead of the working tree,
 # e.g. to check a release commit while the tree has edits in progress; the copy uses the
 # repository's installed node_modules (npm ci) but for its own workspace packages.
@@ -69,7 +69,13 @@ if [ -n "${STOCK_APP_REF:-}" ]; then
 fi
 cd "$src"
 step "tsc (declarations into dist-types, which backstage-cli package build bundles)"
-"$src/node_modules/.bin/tsc" || fail "tsc in $src"
+# tsc writes the declarations even when it reports errors; STOCK_APP_TSC_ERRORS=warn goes on with
+# them (to check the install while the tree has unrelated errors in progress; the result says so).
+tsc_note=""
+if ! "$src/node_modules/.bin/tsc"; then
+  [ "${STOCK_APP_TSC_ERRORS:-fail}" = warn ] || fail "tsc in $src"
+  tsc_note=" (the repository's tsc reported errors, see above; STOCK_APP_TSC_ERRORS=warn)"
+fi
 for p in "${packages[@]}"; do
   step "build and pack $p"
   (cd "$p" && "$src/node_modules/.bin/backstage-cli" package build && npm pack --silent --pack-destination "$tarballs" >/dev/null) ||
@@ -237,5 +243,5 @@ stop_backend
 trap - EXIT
 
 backstage_version="$(node -p 'require("./backstage.json").version')"
-step "PASSED: @backstage/create-app $create_app_version (Backstage $backstage_version), Yarn $(yarn --version), Node $(node -v), $(date -u +%F)"
+step "PASSED: @backstage/create-app $create_app_version (Backstage $backstage_version), Yarn $(yarn --version), Node $(node -v), $(date -u +%F)$tsc_note"
 [ -n "$keep_app" ] || rm -rf "$work"
