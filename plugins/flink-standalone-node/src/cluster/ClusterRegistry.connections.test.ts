@@ -1,0 +1,137 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigReader } from '@backstage/config';
+import { useControlPlane } from '@flink-standalone/testenv';
+import { backendToken } from '../__testUtils__/backendAccess';
+import { ClusterRegistry, FlinkKubernetesCluster } from './ClusterRegistry';
+
+/**
+ * Each way config can describe a cluster, used against the real control plane: the API server
+ * says who it authenticated (SelfSubjectReview), so a variant that silently used other
+ * credentials, or skipped TLS verification, would show.
+ */
+const plane = useControlPlane();
+let token: string;
+const opened: FlinkKubernetesCluster[] = [];
+afterAll(() => opened.forEach(c => c.http.close()));
+
+beforeAll(async () => {
+  token = await backendToken(plane());
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'cluster-registry-'));
+function file(name: string, content: string) {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** A registry with one `kubernetes.clusterLocatorMethods` entry named `local`. */
+function fromEntry(entry: Record<string, unknown>) {
+  const registry = ClusterRegistry.fromConfig(
+    new ConfigReader({
+      kubernetes: {
+        clusterLocatorMethods: [
+          {
+            type: 'config',
+            clusters: [
+              {
+                name: 'local',
+                url: plane().server,
+                authProvider: 'serviceAccount',
+                serviceAccountToken: token,
+                ...entry,
+              },
+            ],
+          },
+        ],
+      },
+    }),
+  );
+  const cluster = registry.get('local');
+  opened.push(cluster);
+  return cluster;
+}
+
+/** Who the API server says the request came from. */
+async function whoAmI(cluster: FlinkKubernetesCluster): Promise<string> {
+  const review = await cluster.http.json<{
+    status: { userInfo: { username: string } };
+  }>({
+    method: 'POST',
+    path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+    body: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    },
+  });
+  return review.status.userInfo.username;
+}
+
+describe('ClusterRegistry connections, against the real API server', () => {
+  it('trusts a PEM CA from caData, a base64 PEM from caData, and a caFile', async () => {
+    const ca = plane().admin.ca;
+    for (const entry of [
+      { caData: ca },
+      { caData: Buffer.from(ca).toString('base64') },
+      { caFile: file('ca.crt', ca) },
+    ]) {
+      expect(await whoAmI(fromEntry(entry))).toMatch(/^system:serviceaccount:/);
+    }
+  });
+
+  it('refuses the server without its CA (the system roots do not know it)', async () => {
+    const error = await whoAmI(fromEntry({})).catch(e => e);
+    expect(String(error.message ?? error)).toMatch(
+      /self[- ]signed|unable to (verify|get local issuer)|certificate/i,
+    );
+  });
+
+  it("uses the kubeconfig context named in config, not the file's current one", async () => {
+    const { server, admin } = plane();
+    const kubeconfig = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'plane',
+          cluster: {
+            server,
+            'certificate-authority-data': Buffer.from(admin.ca).toString(
+              'base64',
+            ),
+          },
+        },
+      ],
+      users: [
+        { name: 'admin', user: { token: admin.token } },
+        { name: 'backend', user: { token } },
+      ],
+      contexts: [
+        { name: 'as-admin', context: { cluster: 'plane', user: 'admin' } },
+        { name: 'as-backend', context: { cluster: 'plane', user: 'backend' } },
+      ],
+      'current-context': 'as-admin',
+    });
+    const path = file('kubeconfig', kubeconfig);
+    const registry = (context?: string) =>
+      ClusterRegistry.fromConfig(
+        new ConfigReader({
+          flinkStandalone: {
+            clusters: [
+              { name: 'kc', kubeconfig: { path, ...(context && { context }) } },
+            ],
+          },
+        }),
+      );
+    const asBackend = registry('as-backend').get('kc');
+    const current = registry().get('kc');
+    opened.push(asBackend, current);
+    expect(await whoAmI(asBackend)).toMatch(/^system:serviceaccount:/);
+    expect(await whoAmI(current)).not.toMatch(/^system:serviceaccount:/);
+    expect(() => registry('nope')).toThrow(
+      `flinkStandalone cluster "kc": context "nope" is not in ${path}`,
+    );
+  });
+});
