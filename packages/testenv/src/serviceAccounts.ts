@@ -144,17 +144,26 @@ export async function serviceAccountToken(
 
 /**
  * A kubeconfig that acts as the given token on the plane (e.g. for a backend started as a
- * process, which takes a kubeconfig path): the plane's CA, no client certificate.
+ * process, which takes a kubeconfig path): the plane's CA, no client certificate. `server` may
+ * be a plain-HTTP proxy on loopback (`startCountingApiProxy`): kubeconfig clients refuse
+ * `http:` unless TLS verification is off, and there is no TLS to verify on that hop.
  */
 export function tokenKubeconfig(
   plane: Pick<SharedControlPlane, 'server' | 'admin'>,
   token: string,
   server = plane.server,
 ): string {
-  return renderKubeconfig({
+  const kubeconfig = renderKubeconfig({
     clusterName: 'flink-standalone-testenv',
     server,
     ca: plane.admin.ca,
     user: { name: 'flink-standalone-backend', token },
   });
+  if (!server.startsWith('http:')) return kubeconfig;
+  const config = JSON.parse(kubeconfig);
+  config.clusters[0].cluster = {
+    server,
+    'insecure-skip-tls-verify': true,
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
 }

@@ -472,6 +472,10 @@ describe('against a Flink cluster in the real control plane, with least privileg
     );
     // The log check after each test is not vacuous: the capture holds the plugin's lines.
     expect(logs.join('\n')).toMatch(/Scaled .*orders-session-taskmanager/);
+    // Nothing went wrong on the way (e.g. a watch cache that did not sync for lack of a right).
+    expect(
+      logs.filter(l => /^(warn|error) /.test(l) && /flink-standalone/.test(l)),
+    ).toEqual([]);
     expect(logs.join('\n')).toMatch(/Deleted Flink cluster/);
   });
 });
