@@ -6,7 +6,10 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/core-plugin-api';
+import type { JSX } from 'react';
 import { FlinkStandaloneClient, flinkStandaloneApiRef } from './api';
+import type { EntityFlinkStandaloneCardProps } from './components/EntityFlinkStandaloneCard';
+import type { EntityFlinkStandaloneContentProps } from './components/EntityFlinkStandaloneContent';
 import { rootRouteRef } from './routes';
 
 /** @public */
@@ -22,8 +25,16 @@ export const flinkStandalonePlugin = createPlugin({
   routes: { root: rootRouteRef },
 });
 
-/** The cluster at a glance, for an entity's overview page. @public */
-export const EntityFlinkStandaloneCard = flinkStandalonePlugin.provide(
+// Typed explicitly: the inferred type names the lazily loaded component, which the
+// declarations would then have to export under a second name.
+/**
+ * The cluster at a glance, for an entity's overview page.
+ *
+ * @public
+ */
+export const EntityFlinkStandaloneCard: (
+  props: EntityFlinkStandaloneCardProps,
+) => JSX.Element = flinkStandalonePlugin.provide(
   createComponentExtension({
     name: 'EntityFlinkStandaloneCard',
     component: {
@@ -35,8 +46,14 @@ export const EntityFlinkStandaloneCard = flinkStandalonePlugin.provide(
   }),
 );
 
-/** Everything about the cluster, for an entity page tab. @public */
-export const EntityFlinkStandaloneContent = flinkStandalonePlugin.provide(
+/**
+ * Everything about the cluster, for an entity page tab.
+ *
+ * @public
+ */
+export const EntityFlinkStandaloneContent: (
+  props: EntityFlinkStandaloneContentProps,
+) => JSX.Element = flinkStandalonePlugin.provide(
   createRoutableExtension({
     name: 'EntityFlinkStandaloneContent',
     component: () =>

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { ConfigMap } from 'kubernetes-types/core/v1';
 import { configFileName } from '../spec/flinkVersions';
 import type { ClusterSpec } from '../spec';
 import { flinkConfiguration, formatFlinkConfig } from './flinkConfig';
@@ -10,7 +10,7 @@ import { clusterObjectNames } from './names';
 
 export const LOG4J_FILE = 'log4j-console.properties';
 
-export function renderConfigMap(spec: ClusterSpec): V1ConfigMap {
+export function renderConfigMap(spec: ClusterSpec): ConfigMap {
   const configFile = configFileName(spec.flinkVersion);
   return {
     apiVersion: 'v1',
@@ -31,7 +31,7 @@ export function renderConfigMap(spec: ClusterSpec): V1ConfigMap {
 }
 
 /** A short digest of the ConfigMap's data: put on pod templates, it rolls pods on a change. */
-export function configHash(configMap: V1ConfigMap): string {
+export function configHash(configMap: ConfigMap): string {
   const data = configMap.data ?? {};
   const canonical = JSON.stringify(
     Object.keys(data)

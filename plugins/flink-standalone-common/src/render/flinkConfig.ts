@@ -9,7 +9,9 @@ import { toFlinkMemorySize } from '../spec/quantity';
 import type { ClusterSpec, FlinkVersion } from '../spec';
 import { PORTS, clusterObjectNames } from './names';
 
+/** @public */
 export type FlinkConfigValue = string | number | boolean;
+/** @public */
 export type FlinkConfig = Record<string, FlinkConfigValue>;
 
 /**
@@ -27,6 +29,8 @@ const LOCAL_RECOVERY_SLOT_TIMEOUTS = {
 /**
  * The cluster's Flink configuration: the keys the renderer owns (ports, addresses, memory,
  * working dirs, local recovery, HA), then the user's keys in sorted order.
+ *
+ * @public
  */
 export function flinkConfiguration(spec: ClusterSpec): FlinkConfig {
   const names = clusterObjectNames(spec.name);
@@ -101,7 +105,11 @@ function applicationModeKeys(spec: ClusterSpec): FlinkConfig {
   };
 }
 
-/** The configuration file's text in the format the version reads. */
+/**
+ * The configuration file's text in the format the version reads.
+ *
+ * @public
+ */
 export function formatFlinkConfig(
   version: FlinkVersion,
   config: FlinkConfig,

@@ -1,8 +1,12 @@
 import { parseClusterSpec } from '../spec/parse';
-import { renderCluster } from './index';
+import { renderCluster } from './cluster';
 import { fromYaml, toYaml } from './yaml';
 
-/** Spec YAML in, manifest YAML out: what `npm run render` and the examples use. */
+/**
+ * Spec YAML in, manifest YAML out: what `npm run render` and the examples use.
+ *
+ * @public
+ */
 export function renderClusterYaml(specYaml: string): string {
   const documents = fromYaml(specYaml);
   if (documents.length !== 1) {

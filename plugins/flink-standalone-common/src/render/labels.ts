@@ -8,11 +8,14 @@ import {
   TYPE_FLINK_STANDALONE,
 } from '../spec/reserved';
 
+/** @public */
 export type FlinkComponent = 'jobmanager' | 'taskmanager';
 
 /**
  * Labels on every object: the operator's (`app`, `type`), the recommended `app.kubernetes.io/*`,
  * and `backstage.io/kubernetes-id` so the stock Backstage Kubernetes plugin finds them too.
+ *
+ * @public
  */
 export function clusterLabels(
   spec: ClusterSpec,
@@ -31,7 +34,11 @@ export function clusterLabels(
   };
 }
 
-/** Selectors are immutable, so they use a small subset that never changes for a cluster. */
+/**
+ * Selectors are immutable, so they use a small subset that never changes for a cluster.
+ *
+ * @public
+ */
 export function selectorLabels(
   spec: ClusterSpec,
   component: FlinkComponent,
@@ -46,6 +53,8 @@ export function selectorLabels(
 /**
  * Labels on claims. StatefulSet claim templates are immutable, so these leave out what may
  * change over a cluster's life (the Flink version).
+ *
+ * @public
  */
 export function claimLabels(
   spec: ClusterSpec,

@@ -1,6 +1,8 @@
-import type { ClusterSpec } from '../spec/schema';
-
-/** Object names, compatible with the Flink operator's standalone mode. */
+/**
+ * Object names, compatible with the Flink operator's standalone mode.
+ *
+ * @public
+ */
 export interface ClusterObjectNames {
   configMap: string;
   /** Headless: JobManager rpc/blob, and the governing Service of a JobManager StatefulSet. */
@@ -15,6 +17,7 @@ export interface ClusterObjectNames {
   podDisruptionBudget: string;
 }
 
+/** @public */
 export function clusterObjectNames(name: string): ClusterObjectNames {
   return {
     configMap: `flink-config-${name}`,
@@ -28,14 +31,7 @@ export function clusterObjectNames(name: string): ClusterObjectNames {
   };
 }
 
-/** The ServiceAccount the Flink pods run as: the user's, or ours when HA needs one. */
-export function podServiceAccount(spec: ClusterSpec): string | undefined {
-  return (
-    spec.podTemplate.serviceAccountName ??
-    (spec.highAvailability ? clusterObjectNames(spec.name).rbac : undefined)
-  );
-}
-
+/** @public */
 export const PORTS = {
   jobManagerRpc: 6123,
   blobServer: 6124,
@@ -43,13 +39,22 @@ export const PORTS = {
   taskManagerRpc: 6122,
 } as const;
 
-/** The container name the operator uses, so its tooling and docs apply unchanged. */
+/**
+ * The container name the operator uses, so its tooling and docs apply unchanged.
+ *
+ * @public
+ */
 export const MAIN_CONTAINER = 'flink-main-container';
 export const CONFIG_VOLUME = 'flink-config-volume';
 export const CONFIG_MOUNT_PATH = '/opt/flink/conf';
 export const USRLIB_VOLUME = 'flink-usrlib';
 export const USRLIB_PATH = '/opt/flink/usrlib';
 
+/** @public */
 export const ANNOTATION_PREFIX = 'flink-standalone.backstage.io';
-/** On pod templates: changes when the Flink configuration changes, so the pods roll. */
+/**
+ * On pod templates: changes when the Flink configuration changes, so the pods roll.
+ *
+ * @public
+ */
 export const CONFIG_HASH_ANNOTATION = `${ANNOTATION_PREFIX}/config-hash`;

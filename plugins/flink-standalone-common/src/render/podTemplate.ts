@@ -1,9 +1,4 @@
-import type {
-  V1Container,
-  V1PersistentVolumeClaimSpec,
-  V1PodTemplateSpec,
-  V1Volume,
-} from '@kubernetes/client-node';
+import type { Container, PersistentVolumeClaimSpec, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1';
 import {
   ENV_ENABLE_BUILT_IN_PLUGINS,
   isOfficialImage,
@@ -29,8 +24,8 @@ import {
   USRLIB_PATH,
   USRLIB_VOLUME,
   clusterObjectNames,
-  podServiceAccount,
 } from './names';
+import { podServiceAccount } from './serviceAccount';
 import { LOG4J_FILE } from './configMap';
 
 /** What every pod-template step may look at. */
@@ -45,7 +40,7 @@ export interface PodContext {
  * One concern of a pod template (resources, config volume, claims, probes, …). The template is
  * the result of applying every step in order to an empty pod, like the operator's decorators.
  */
-type PodStep = (pod: V1PodTemplateSpec, ctx: PodContext) => V1PodTemplateSpec;
+type PodStep = (pod: PodTemplateSpec, ctx: PodContext) => PodTemplateSpec;
 
 const POD_STEPS: PodStep[] = [
   mainContainer,
@@ -60,17 +55,17 @@ const POD_STEPS: PodStep[] = [
   podTemplateExtras,
 ];
 
-export function renderPodTemplate(ctx: PodContext): V1PodTemplateSpec {
-  return POD_STEPS.reduce<V1PodTemplateSpec>((pod, step) => step(pod, ctx), {
+export function renderPodTemplate(ctx: PodContext): PodTemplateSpec {
+  return POD_STEPS.reduce<PodTemplateSpec>((pod, step) => step(pod, ctx), {
     metadata: { labels: {}, annotations: {} },
     spec: { containers: [] },
   });
 }
 
 function updateMain(
-  pod: V1PodTemplateSpec,
-  update: (c: V1Container) => V1Container,
-): V1PodTemplateSpec {
+  pod: PodTemplateSpec,
+  update: (c: Container) => Container,
+): PodTemplateSpec {
   const [main, ...sidecars] = pod.spec!.containers;
   return {
     ...pod,
@@ -79,9 +74,9 @@ function updateMain(
 }
 
 function addVolumes(
-  pod: V1PodTemplateSpec,
-  volumes: V1Volume[],
-): V1PodTemplateSpec {
+  pod: PodTemplateSpec,
+  volumes: Volume[],
+): PodTemplateSpec {
   return {
     ...pod,
     spec: { ...pod.spec!, volumes: [...(pod.spec!.volumes ?? []), ...volumes] },
@@ -89,9 +84,9 @@ function addVolumes(
 }
 
 function addInitContainer(
-  pod: V1PodTemplateSpec,
-  container: V1Container,
-): V1PodTemplateSpec {
+  pod: PodTemplateSpec,
+  container: Container,
+): PodTemplateSpec {
   return {
     ...pod,
     spec: {
@@ -102,9 +97,9 @@ function addInitContainer(
 }
 
 function mainContainer(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   ctx: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const { spec, component } = ctx;
   const ports =
     component === 'jobmanager'
@@ -114,7 +109,7 @@ function mainContainer(
           { name: 'rest', containerPort: PORTS.rest },
         ]
       : [{ name: 'rpc', containerPort: PORTS.taskManagerRpc }];
-  const container: V1Container = {
+  const container: Container = {
     name: MAIN_CONTAINER,
     image: spec.image,
     imagePullPolicy: spec.imagePullPolicy,
@@ -198,9 +193,9 @@ function taskManagerArgs(spec: ClusterSpec): string[] {
 }
 
 function resources(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec, component }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const { cpu, memory } = (
     component === 'jobmanager' ? spec.jobManager : spec.taskManager
   ).resources;
@@ -213,9 +208,9 @@ function resources(
 }
 
 function flinkConfigVolume(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const configFile = configFileName(spec.flinkVersion);
   const withMount = updateMain(pod, c => ({
     ...c,
@@ -238,7 +233,7 @@ function flinkConfigVolume(
   ]);
 }
 
-function downwardApiEnv(pod: V1PodTemplateSpec): V1PodTemplateSpec {
+function downwardApiEnv(pod: PodTemplateSpec): PodTemplateSpec {
   return updateMain(pod, c => ({
     ...c,
     env: [
@@ -271,9 +266,9 @@ const OPT_PATH = '/opt/flink/opt';
  * for other images (they bring their plugins) nor when the spec enables plugins itself.
  */
 function fileSystemPlugins(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const plugins = requiredPlugins(specUris(spec));
   const enablesItself = spec.podTemplate.env.some(
     v => v.name === ENV_ENABLE_BUILT_IN_PLUGINS,
@@ -286,7 +281,7 @@ function fileSystemPlugins(
     mountPath: `${PLUGINS_PATH}/${plugin}`,
   }));
   const [main] = pod.spec!.containers;
-  const copier: V1Container = {
+  const copier: Container = {
     name: 'enable-file-system-plugins',
     image: spec.image,
     imagePullPolicy: spec.imagePullPolicy,
@@ -313,7 +308,7 @@ function fileSystemPlugins(
 
 export function claimSpec(
   template: VolumeClaimTemplateSpec,
-): V1PersistentVolumeClaimSpec {
+): PersistentVolumeClaimSpec {
   return {
     accessModes: template.accessModes,
     ...(template.storageClassName && {
@@ -334,9 +329,9 @@ export function claimTemplates(spec: ClusterSpec, component: FlinkComponent) {
  * claim per pod, gone with the pod).
  */
 function claimVolumes(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec, component, workload }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const templates = claimTemplates(spec, component);
   if (templates.length === 0) return pod;
   const withMounts = updateMain(pod, c => ({
@@ -368,14 +363,14 @@ function claimVolumes(
 
 /** Application mode with an http(s) jar: an init container downloads it into usrlib. */
 function userJar(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const job = spec.mode === 'application' ? spec.job : undefined;
   if (!job || job.jarURI.startsWith('local://')) return pod;
   const jarFile = job.jarURI.split('/').pop()!;
   const mount = { name: USRLIB_VOLUME, mountPath: USRLIB_PATH };
-  const fetcher: V1Container = {
+  const fetcher: Container = {
     name: 'fetch-job-jar',
     image: job.jarFetcherImage,
     args: [
@@ -399,9 +394,9 @@ function userJar(
 
 /** Only Kubernetes HA talks to the API server; otherwise the pods get no token at all. */
 function serviceAccount(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const account = podServiceAccount(spec);
   return {
     ...pod,
@@ -414,9 +409,9 @@ function serviceAccount(
 }
 
 function probes(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { component }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   if (component === 'jobmanager') {
     return updateMain(pod, c => ({
       ...c,
@@ -448,9 +443,9 @@ function probes(
 
 /** What a platform team adds: scheduling, pull secrets, env, labels, security context. */
 function podTemplateExtras(
-  pod: V1PodTemplateSpec,
+  pod: PodTemplateSpec,
   { spec }: PodContext,
-): V1PodTemplateSpec {
+): PodTemplateSpec {
   const extras = spec.podTemplate;
   const withEnv = updateMain(pod, c => ({
     ...c,

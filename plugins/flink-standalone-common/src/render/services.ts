@@ -1,4 +1,4 @@
-import type { V1Service } from '@kubernetes/client-node';
+import type { Service } from 'kubernetes-types/core/v1';
 import type { ClusterSpec } from '../spec';
 import { FlinkComponent, clusterLabels, selectorLabels } from './labels';
 import { PORTS, clusterObjectNames } from './names';
@@ -7,9 +7,9 @@ function service(
   spec: ClusterSpec,
   name: string,
   component: FlinkComponent,
-  body: NonNullable<V1Service['spec']>,
+  body: NonNullable<Service['spec']>,
   annotations?: Record<string, string>,
-): V1Service {
+): Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -29,7 +29,7 @@ function service(
  * StatefulSet its headless governing Service. Headless Services publish not-ready pods: TMs
  * register with a JM that is still starting, and StatefulSet pod DNS names must resolve early.
  */
-export function renderServices(spec: ClusterSpec): V1Service[] {
+export function renderServices(spec: ClusterSpec): Service[] {
   const names = clusterObjectNames(spec.name);
   const { rest } = spec;
   const services = [

@@ -1,8 +1,5 @@
-import type {
-  V1Deployment,
-  V1PodDisruptionBudget,
-  V1StatefulSet,
-} from '@kubernetes/client-node';
+import type { Deployment, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { ClusterSpec } from '../spec';
 import {
   FlinkComponent,
@@ -13,7 +10,8 @@ import {
 import { clusterObjectNames } from './names';
 import { claimSpec, claimTemplates, renderPodTemplate } from './podTemplate';
 
-export type FlinkWorkload = V1StatefulSet | V1Deployment;
+/** @public */
+export type FlinkWorkload = StatefulSet | Deployment;
 
 function componentSpec(spec: ClusterSpec, component: FlinkComponent) {
   return component === 'jobmanager' ? spec.jobManager : spec.taskManager;
@@ -44,7 +42,7 @@ function renderStatefulSet(
   spec: ClusterSpec,
   component: FlinkComponent,
   configHash: string,
-): V1StatefulSet {
+): StatefulSet {
   const names = clusterObjectNames(spec.name);
   const own = componentSpec(spec, component);
   const templates = claimTemplates(spec, component);
@@ -98,7 +96,7 @@ function renderDeployment(
   spec: ClusterSpec,
   component: FlinkComponent,
   configHash: string,
-): V1Deployment {
+): Deployment {
   const own = componentSpec(spec, component);
   // A lone JobManager without HA must never overlap with its successor.
   const recreate = component === 'jobmanager' && !spec.highAvailability;
@@ -122,7 +120,7 @@ function renderDeployment(
 
 export function renderPodDisruptionBudget(
   spec: ClusterSpec,
-): V1PodDisruptionBudget | undefined {
+): PodDisruptionBudget | undefined {
   const budget = spec.taskManager.podDisruptionBudget;
   if (!budget) return undefined;
   return {

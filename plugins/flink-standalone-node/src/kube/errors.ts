@@ -1,6 +1,8 @@
-import type { KubeRequest } from './KubeHttp';
-
-/** A refusal from the API server, with its Status object (reason, causes) kept for callers. */
+/**
+ * A refusal from the API server, with its Status object (reason, causes) kept for callers.
+ *
+ * @public
+ */
 export class KubernetesApiError extends Error {
   constructor(
     message: string,
@@ -12,8 +14,10 @@ export class KubernetesApiError extends Error {
     this.name = 'KubernetesApiError';
   }
 
+  // Only the request line is needed: typed here, not as KubeRequest, so that this module does
+  // not import KubeHttp, which imports it (no import cycle).
   static fromResponse(
-    request: KubeRequest,
+    request: { method?: string; path: string },
     statusCode: number,
     body: string,
   ): KubernetesApiError {
