@@ -1,7 +1,11 @@
 import type { FlinkClusterLocation } from './annotations';
 import type { FlinkClusterStatus } from './status';
 
-/** `GET /entities/:namespace/:kind/:name/status` of the flink-standalone backend. */
+/**
+ * `GET /entities/:namespace/:kind/:name/status` of the flink-standalone backend.
+ *
+ * @public
+ */
 export interface EntityFlinkStatusResponse {
   location: FlinkClusterLocation;
   status: FlinkClusterStatus;
@@ -9,11 +13,16 @@ export interface EntityFlinkStatusResponse {
   flinkUiUrl?: string;
 }
 
-/** `POST /entities/:namespace/:kind/:name/scale` body. */
+/**
+ * `POST /entities/:namespace/:kind/:name/scale` body.
+ *
+ * @public
+ */
 export interface ScaleRequest {
   taskManagers: number;
 }
 
+/** @public */
 export interface ScaleResponse {
   kind: string;
   name: string;
@@ -24,6 +33,8 @@ export interface ScaleResponse {
 /**
  * `DELETE /entities/:namespace/:kind/:name` query: `?deleteClaims=true|false` and
  * `?deleteHighAvailabilityData=true|false` (default false: Flink's HA ConfigMaps are kept).
+ *
+ * @public
  */
 export interface DeleteResponse {
   deleted: { kind: string; name: string }[];
@@ -34,7 +45,11 @@ export interface DeleteResponse {
   highAvailabilityConfigMapsKept?: string[];
 }
 
-/** `GET /clusters` */
+/**
+ * `GET /clusters`
+ *
+ * @public
+ */
 export interface ClustersResponse {
   clusters: { name: string }[];
 }

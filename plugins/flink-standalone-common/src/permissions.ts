@@ -4,6 +4,8 @@ import { RESOURCE_TYPE_CATALOG_ENTITY } from '@backstage/plugin-catalog-common/a
 /**
  * Resource permissions on catalog entities: a policy can allow them per entity (owner, kind,
  * annotations…) with the catalog's permission rules.
+ *
+ * @public
  */
 export const flinkStandaloneStatusReadPermission = createPermission({
   name: 'flink.standalone.status.read',
@@ -11,25 +13,32 @@ export const flinkStandaloneStatusReadPermission = createPermission({
   resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
 });
 
-/** Creating or updating a cluster (the scaffolder's apply action). */
+/**
+ * Creating or updating a cluster (the scaffolder's apply action).
+ *
+ * @public
+ */
 export const flinkStandaloneApplyPermission = createPermission({
   name: 'flink.standalone.apply',
   attributes: { action: 'update' },
   resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
 });
 
+/** @public */
 export const flinkStandaloneScalePermission = createPermission({
   name: 'flink.standalone.scale',
   attributes: { action: 'update' },
   resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
 });
 
+/** @public */
 export const flinkStandaloneDeletePermission = createPermission({
   name: 'flink.standalone.delete',
   attributes: { action: 'delete' },
   resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
 });
 
+/** @public */
 export const flinkStandalonePermissions = [
   flinkStandaloneStatusReadPermission,
   flinkStandaloneApplyPermission,

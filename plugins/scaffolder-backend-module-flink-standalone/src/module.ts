@@ -9,7 +9,11 @@ import { createApplyAction } from './actions/apply';
 import { createRenderAction } from './actions/render';
 import { createValidateAction } from './actions/validate';
 
-/** Registers the flink:standalone:* template actions with the scaffolder. */
+/**
+ * Registers the flink:standalone:* template actions with the scaffolder.
+ *
+ * @public
+ */
 export const scaffolderModuleFlinkStandalone = createBackendModule({
   pluginId: 'scaffolder',
   moduleId: 'flink-standalone',

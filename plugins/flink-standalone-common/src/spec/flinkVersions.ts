@@ -1,5 +1,8 @@
-/** What differs between the Flink versions this product renders for. */
-
+/**
+ * What differs between the Flink versions this product renders for.
+ *
+ * @public
+ */
 export const FLINK_VERSIONS = [
   '1.19',
   '1.20',
@@ -9,6 +12,7 @@ export const FLINK_VERSIONS = [
   '2.3',
 ] as const;
 
+/** @public */
 export type FlinkVersion = (typeof FLINK_VERSIONS)[number];
 
 export function isFlink1(version: FlinkVersion): boolean {
@@ -18,6 +22,8 @@ export function isFlink1(version: FlinkVersion): boolean {
 /**
  * Flink 2.x reads only `config.yaml` (standard YAML); 1.x reads the legacy flat
  * `flink-conf.yaml`, which is not YAML-parsed (`key: value` per line).
+ *
+ * @public
  */
 export function configFileName(version: FlinkVersion): string {
   return isFlink1(version) ? 'flink-conf.yaml' : 'config.yaml';
@@ -26,6 +32,8 @@ export function configFileName(version: FlinkVersion): string {
 /**
  * The keys that turn on local recovery: 1.20 split the old switch into "write a local copy"
  * and "restore from it", and 2.x removed the old one.
+ *
+ * @public
  */
 export function localRecoveryKeys(version: FlinkVersion): string[] {
   return version === '1.19'

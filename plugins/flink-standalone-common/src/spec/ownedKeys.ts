@@ -8,6 +8,8 @@ import {
  * Flink configuration keys the renderer sets itself. A user value for one of them would either
  * be overwritten or break the wiring (ports the Services expose, the resource id that makes
  * local recovery work), so the spec rejects them and names the field to use instead.
+ *
+ * @public
  */
 export interface OwnedKey {
   key: string;
@@ -19,6 +21,11 @@ export interface OwnedKey {
   ownedWhen?: OwnedWhen;
 }
 
+/**
+ * The spec conditions under which a conditionally owned key is owned.
+ *
+ * @public
+ */
 export type OwnedWhen =
   'taskManagerVolumes' | 'jobParallelism' | 'applicationMode';
 
@@ -26,6 +33,7 @@ const fixedPort = (port: number) => ({
   reason: `the port is fixed at ${port} because the rendered Services and probes use it`,
 });
 
+/** @public */
 export const OWNED_KEYS: readonly OwnedKey[] = [
   {
     key: 'jobmanager.rpc.address',

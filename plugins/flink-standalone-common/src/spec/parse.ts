@@ -3,7 +3,11 @@ import type { z } from 'zod';
 import { ClusterSpec, clusterSpecSchema } from './schema';
 import { unholdableKeys } from './unholdableKeys';
 
-/** One problem with a spec: where (`taskManager.volumeClaimTemplates[0].storage`) and which rule. */
+/**
+ * One problem with a spec: where (`taskManager.volumeClaimTemplates[0].storage`) and which rule.
+ *
+ * @public
+ */
 export interface SpecProblem {
   path: string;
   message: string;
@@ -12,6 +16,8 @@ export interface SpecProblem {
 /**
  * A spec that breaks one or more rules. It is an `InputError`, so Backstage answers HTTP 400,
  * and it carries every problem, not just the first.
+ *
+ * @public
  */
 export class ClusterSpecError extends InputError {
   readonly problems: SpecProblem[];
@@ -26,6 +32,7 @@ export class ClusterSpecError extends InputError {
   }
 }
 
+/** @public */
 export type SpecValidation =
   | { valid: true; spec: ClusterSpec }
   | { valid: false; problems: SpecProblem[] };
@@ -65,7 +72,11 @@ function toProblems(issues: readonly z.core.$ZodIssue[]): SpecProblem[] {
   });
 }
 
-/** Checks a spec and reports every problem, without throwing. */
+/**
+ * Checks a spec and reports every problem, without throwing.
+ *
+ * @public
+ */
 export function validateClusterSpec(input: unknown): SpecValidation {
   // reportInput tells a missing field from a wrong one; the input never leaves this function.
   const result = clusterSpecSchema.safeParse(input, { reportInput: true });
@@ -80,7 +91,11 @@ export function validateClusterSpec(input: unknown): SpecValidation {
     : { valid: false, problems: [...problems, ...dropped] };
 }
 
-/** The full spec with defaults, or a `ClusterSpecError` listing every problem. */
+/**
+ * The full spec with defaults, or a `ClusterSpecError` listing every problem.
+ *
+ * @public
+ */
 export function parseClusterSpec(input: unknown): ClusterSpec {
   const result = validateClusterSpec(input);
   if (!result.valid) {

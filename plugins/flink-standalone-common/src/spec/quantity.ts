@@ -24,11 +24,16 @@ const SUFFIX_FACTORS: Record<string, number> = {
   Ei: 2 ** 60,
 };
 
+/** @public */
 export function isQuantity(value: string): boolean {
   return QUANTITY.test(value);
 }
 
-/** The quantity's value in base units (bytes for memory and storage, cores for cpu). */
+/**
+ * The quantity's value in base units (bytes for memory and storage, cores for cpu).
+ *
+ * @public
+ */
 export function quantityValue(value: string): number {
   const match = QUANTITY.exec(value);
   if (!match) {
@@ -41,7 +46,11 @@ export function quantityValue(value: string): number {
   return Number(number) * factor;
 }
 
-/** A memory quantity as a Flink MemorySize string in whole mebibytes (`2Gi` → `2048m`). */
+/**
+ * A memory quantity as a Flink MemorySize string in whole mebibytes (`2Gi` → `2048m`).
+ *
+ * @public
+ */
 export function toFlinkMemorySize(memory: string): string {
   return `${Math.floor(quantityValue(memory) / 2 ** 20)}m`;
 }

@@ -1,11 +1,22 @@
-/** Labels and environment variables the renderer owns; a spec may not set them. */
-
+/**
+ * Labels and environment variables the renderer owns; a spec may not set them.
+ *
+ * @public
+ */
 export const LABEL_APP = 'app';
+/** @public */
 export const LABEL_COMPONENT = 'component';
+/** @public */
 export const LABEL_TYPE = 'type';
+/** @public */
 export const LABEL_KUBERNETES_ID = 'backstage.io/kubernetes-id';
-/** The operator's value for standalone clusters, so its tooling recognises ours. */
+/**
+ * The operator's value for standalone clusters, so its tooling recognises ours.
+ *
+ * @public
+ */
 export const TYPE_FLINK_STANDALONE = 'flink-standalone-kubernetes';
+/** @public */
 export const MANAGED_BY = 'flink-standalone-backstage';
 
 const RESERVED_LABELS = [

@@ -17,10 +17,18 @@ import { checkSpecRules } from './rules';
  * live: every `.default()` below, and the derived ones in `withDerivedDefaults`.
  */
 
-/** 40, so that `<name>-taskmanager-<ordinal>` and the StatefulSet's revision label fit in 63. */
+/**
+ * 40, so that `<name>-taskmanager-<ordinal>` and the StatefulSet's revision label fit in 63.
+ *
+ * @public
+ */
 export const MAX_NAME_LENGTH = 40;
 
-/** The uid/gid of the `flink` user in the official images. */
+/**
+ * The uid/gid of the `flink` user in the official images.
+ *
+ * @public
+ */
 export const FLINK_USER_ID = 9999;
 
 const dns1035Name = z
@@ -420,12 +428,25 @@ export const clusterSpecSchema = clusterSpecObject
   .superRefine(checkSpecRules, { when: () => true })
   .transform(withDerivedDefaults);
 
-/** What a template or a user writes: every field with a default may be left out. */
+/** @public */
+/**
+ * What a template or a user writes: every field with a default may be left out.
+ *
+ * @public
+ */
 export type ClusterSpecInput = z.input<typeof clusterSpecSchema>;
-/** The full spec, with every default applied. */
+/**
+ * The full spec, with every default applied.
+ *
+ * @public
+ */
 export type ClusterSpec = z.output<typeof clusterSpecSchema>;
 export type VolumeClaimTemplateSpec =
   ClusterSpec['taskManager']['volumeClaimTemplates'][number];
 export type JobManagerSpec = ClusterSpec['jobManager'];
 export type TaskManagerSpec = ClusterSpec['taskManager'];
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+/** @public */
+/** @public */
+/** @public */
+/** @public */

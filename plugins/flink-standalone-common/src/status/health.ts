@@ -4,6 +4,7 @@ import type {
   FlinkClusterStatus,
 } from './types';
 
+/** @public */
 export function findCondition(
   status: FlinkClusterStatus,
   type: ClusterConditionType,
@@ -11,7 +12,11 @@ export function findCondition(
   return status.conditions.find(c => c.type === type);
 }
 
-/** READY, every condition True, and not from a stale cache. */
+/**
+ * READY, every condition True, and not from a stale cache.
+ *
+ * @public
+ */
 export function isHealthy(status: FlinkClusterStatus): boolean {
   return (
     status.jobManagerDeploymentStatus === 'READY' &&

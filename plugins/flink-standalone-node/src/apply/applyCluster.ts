@@ -5,9 +5,17 @@ import { KubernetesApiError, isNotFound } from '../kube/errors';
 import { ObjectRef, describeRef, refOf, resourcePath } from '../kube/resources';
 import { findImmutableChanges, ImmutableChange } from './immutable';
 
-/** The field manager of every apply: one owner for every field the renderer sets. */
+/**
+ * The field manager of every apply: one owner for every field the renderer sets.
+ *
+ * @public
+ */
 export const FIELD_MANAGER = 'flink-standalone';
-/** Scale requests own `spec.replicas` under this name, which a later apply takes back. */
+/**
+ * Scale requests own `spec.replicas` under this name, which a later apply takes back.
+ *
+ * @public
+ */
 export const SCALE_FIELD_MANAGER = 'flink-standalone-scale';
 const OUR_MANAGERS = [FIELD_MANAGER, SCALE_FIELD_MANAGER];
 
@@ -22,8 +30,10 @@ const APPLY_ORDER = [
   ['PodDisruptionBudget'],
 ];
 
+/** @public */
 export type ApplyAction = 'created' | 'configured' | 'unchanged' | 'recreated';
 
+/** @public */
 export interface AppliedObject extends ObjectRef {
   action: ApplyAction;
   resourceVersion?: string;
@@ -31,6 +41,7 @@ export interface AppliedObject extends ObjectRef {
   note?: string;
 }
 
+/** @public */
 export interface ApplyProgress {
   type: 'applying' | 'applied' | 'recreating';
   object: ObjectRef;
@@ -39,6 +50,7 @@ export interface ApplyProgress {
   total: number;
 }
 
+/** @public */
 export interface ApplyOptions {
   /** Server-side dry run (`dryRun=All`): validated and defaulted by the API server, nothing stored. */
   dryRun?: boolean;
@@ -53,25 +65,35 @@ export interface ApplyOptions {
   signal?: AbortSignal;
 }
 
+/** @public */
 export interface ApplyResult {
   dryRun: boolean;
   objects: AppliedObject[];
 }
 
-/** Which objects an apply that failed part-way did and did not apply. */
+/**
+ * Which objects an apply that failed part-way did and did not apply.
+ *
+ * @public
+ */
 export interface ApplyReport {
   applied: string[];
   failed: { object: string; message: string };
   notApplied: string[];
 }
 
+/** @public */
 export interface FieldConflict {
   field: string;
   manager: string;
   message: string;
 }
 
-/** Another field manager owns fields this apply sets. */
+/**
+ * Another field manager owns fields this apply sets.
+ *
+ * @public
+ */
 export class FieldConflictError extends ConflictError {
   constructor(
     message: string,
@@ -81,7 +103,11 @@ export class FieldConflictError extends ConflictError {
   }
 }
 
-/** A change Kubernetes refuses on an existing StatefulSet (any field but replicas, template, update strategy and the like). */
+/**
+ * A change Kubernetes refuses on an existing StatefulSet (any field but replicas, template, update strategy and the like).
+ *
+ * @public
+ */
 export class ImmutableFieldError extends ConflictError {
   constructor(
     message: string,
@@ -91,11 +117,16 @@ export class ImmutableFieldError extends ConflictError {
   }
 }
 
-/** The partial-failure report of an error thrown by `applyCluster`, if it has one. */
+/**
+ * The partial-failure report of an error thrown by `applyCluster`, if it has one.
+ *
+ * @public
+ */
 export function applyReportOf(error: unknown): ApplyReport | undefined {
   return (error as { applyReport?: ApplyReport })?.applyReport;
 }
 
+/** @public */
 export function sortForApply<T extends KubernetesObject>(
   objects: readonly T[],
 ): T[] {
@@ -124,7 +155,11 @@ async function readCurrent(
   }
 }
 
-/** One server-side apply request. */
+/**
+ * One server-side apply request.
+ *
+ * @public
+ */
 export function serverSideApply<T extends KubernetesObject>(
   cluster: FlinkKubernetesCluster,
   object: T,
@@ -300,6 +335,8 @@ function failure(
  * Server-side applies a Flink cluster's objects in dependency order. Re-applying the same
  * objects changes nothing. A failure part-way says which objects were applied and which not;
  * applying again converges.
+ *
+ * @public
  */
 export async function applyCluster(
   cluster: FlinkKubernetesCluster,

@@ -9,12 +9,17 @@ import { isNotFound } from '../kube/errors';
 import { ObjectRef, refOf, resourcePath } from '../kube/resources';
 import { SCALE_FIELD_MANAGER } from './applyCluster';
 
-/** A Flink cluster: its Kubernetes cluster, namespace and name (spec.name). */
+/**
+ * A Flink cluster: its Kubernetes cluster, namespace and name (spec.name).
+ *
+ * @public
+ */
 export interface FlinkClusterRef {
   namespace: string;
   name: string;
 }
 
+/** @public */
 export const clusterSelector = (name: string) =>
   `app=${name},type=${TYPE_FLINK_STANDALONE}`;
 
@@ -38,7 +43,11 @@ async function readOptional<T>(
   }
 }
 
-/** The TaskManager workload, whichever kind it is. */
+/**
+ * The TaskManager workload, whichever kind it is.
+ *
+ * @public
+ */
 export async function findTaskManagerWorkload(
   cluster: FlinkKubernetesCluster,
   { namespace, name }: FlinkClusterRef,
@@ -59,6 +68,8 @@ export async function findTaskManagerWorkload(
 /**
  * Sets the TaskManager count through the workload's scale subresource. The replicas field is
  * then owned by our scale manager, which the next apply of the spec takes back.
+ *
+ * @public
  */
 export async function scaleTaskManagers(
   cluster: FlinkKubernetesCluster,
@@ -111,6 +122,7 @@ const DELETE_ORDER = [
   'ServiceAccount',
 ];
 
+/** @public */
 export interface DeleteOptions {
   /**
    * true: delete every claim of the cluster. false: keep every claim, even where the retention
@@ -126,6 +138,7 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/** @public */
 export interface DeleteResult {
   deleted: ObjectRef[];
   claimsDeleted: string[];
@@ -165,7 +178,11 @@ async function deleteObject(
   }
 }
 
-/** Deletes a Flink cluster's objects, and its claims as asked (or as its retention policy says). */
+/**
+ * Deletes a Flink cluster's objects, and its claims as asked (or as its retention policy says).
+ *
+ * @public
+ */
 export async function deleteCluster(
   cluster: FlinkKubernetesCluster,
   ref: FlinkClusterRef,

@@ -4,6 +4,7 @@ import { isNotFound } from '../kube/errors';
 import { ObjectRef, refOf, resourcePath } from '../kube/resources';
 import { serverSideApply, sortForApply } from './applyCluster';
 
+/** @public */
 export interface FieldChange {
   /** JSON path such as `spec.replicas` or `data["config.yaml"]`. */
   path: string;
@@ -11,6 +12,7 @@ export interface FieldChange {
   after?: unknown;
 }
 
+/** @public */
 export interface ObjectDiff extends ObjectRef {
   action: 'create' | 'update' | 'unchanged';
   changes: FieldChange[];
@@ -40,7 +42,11 @@ function formatPath(path: string, key: string | number): string {
   return path ? `${path}.${key}` : key;
 }
 
-/** Leaf-level differences between two JSON values. */
+/**
+ * Leaf-level differences between two JSON values.
+ *
+ * @public
+ */
 export function jsonDiff(
   before: unknown,
   after: unknown,
@@ -71,6 +77,8 @@ export function jsonDiff(
 /**
  * What applying would change, object by object: a server-side dry run of each object (so
  * defaults and merges are the API server's) compared with what is stored now.
+ *
+ * @public
  */
 export async function diffCluster(
   cluster: FlinkKubernetesCluster,

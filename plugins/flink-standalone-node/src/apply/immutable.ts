@@ -16,7 +16,11 @@ export type ImmutableField =
   | 'spec.selector'
   | 'spec.podManagementPolicy';
 
-/** A difference in a StatefulSet field the API server refuses to update. */
+/**
+ * A difference in a StatefulSet field the API server refuses to update.
+ *
+ * @public
+ */
 export interface ImmutableChange {
   field: ImmutableField;
   description: string;

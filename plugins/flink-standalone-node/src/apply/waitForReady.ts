@@ -8,12 +8,14 @@ import type {
   ObservedClusterRef,
 } from '../service/FlinkObserver';
 
+/** @public */
 export interface WaitProgress {
   status: FlinkClusterStatus;
   /** One line for a task log: state, pods ready n/m, claims bound n/m. */
   summary: string;
 }
 
+/** @public */
 export interface WaitOptions {
   timeoutMs: number;
   /** Called when the summary changes. */
@@ -32,7 +34,11 @@ export interface WaitOptions {
   requireConditions?: ClusterConditionType[];
 }
 
-/** A Flink cluster that did not become READY: the observer's reason, and its last status. */
+/**
+ * A Flink cluster that did not become READY: the observer's reason, and its last status.
+ *
+ * @public
+ */
 export class ClusterNotReadyError extends Error {
   constructor(
     message: string,
@@ -43,6 +49,7 @@ export class ClusterNotReadyError extends Error {
   }
 }
 
+/** @public */
 export function progressSummary(status: FlinkClusterStatus): string {
   const tm = status.taskManager?.replicas;
   const jm = status.jobManager?.replicas;
@@ -64,6 +71,8 @@ export function progressSummary(status: FlinkClusterStatus): string {
 /**
  * A JobManager pod is Ready, Flink REST was asked and did not answer, and the pods are
  * simulated. (Not asked yet is no answer: a direct REST URL may reach a real Flink.)
+ *
+ * @public
  */
 export const isReadyAsSimulated = (status: FlinkClusterStatus) =>
   status.jobManagerDeploymentStatus === 'DEPLOYED_NOT_READY' &&
@@ -83,6 +92,8 @@ const unmetConditions = (
 /**
  * Waits until the observer says READY (or, if accepted, Ready on simulated nodes) and every
  * required condition holds; fails with the observer's reason on ERROR or at the timeout.
+ *
+ * @public
  */
 export async function waitForReady(
   observer: FlinkObserver,

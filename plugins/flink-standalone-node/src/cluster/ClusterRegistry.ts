@@ -13,6 +13,7 @@ import type {
   FlinkClusterDetails,
 } from './extensions';
 
+/** @public */
 export interface FlinkRestAccess {
   mode: 'proxy' | 'direct';
   /** For `direct`: with `{name}` and `{namespace}` placeholders. */
@@ -20,7 +21,11 @@ export interface FlinkRestAccess {
   timeoutMs: number;
 }
 
-/** A Kubernetes cluster Flink clusters can live in, with credentials that never leave it. */
+/**
+ * A Kubernetes cluster Flink clusters can live in, with credentials that never leave it.
+ *
+ * @public
+ */
 export interface FlinkKubernetesCluster {
   name: string;
   http: KubeHttp;
@@ -31,7 +36,11 @@ export interface FlinkKubernetesCluster {
   flinkUiUrl?: string;
 }
 
-/** What a caller may learn about a cluster: no URL, no credentials. */
+/**
+ * What a caller may learn about a cluster: no URL, no credentials.
+ *
+ * @public
+ */
 export interface ClusterInfo {
   name: string;
   allowedNamespaces?: string[];
@@ -88,6 +97,8 @@ export interface ClusterRegistryOptions {
 /**
  * The Kubernetes clusters from config: the Backstage Kubernetes plugin's `config` locators,
  * plus `flinkStandalone.clusters` entries with a kubeconfig, each with our own options.
+ *
+ * @public
  */
 export class ClusterRegistry {
   private constructor(

@@ -61,6 +61,8 @@ function detailsOf(entry: Config): FlinkClusterDetails {
 /**
  * The default supplier: the `config` entries of the Backstage Kubernetes plugin's
  * `kubernetes.clusterLocatorMethods`, so an app configured for that plugin needs no second list.
+ *
+ * @public
  */
 export class ConfigClusterSupplier implements FlinkClusterSupplier {
   constructor(private readonly config: Config) {}
@@ -85,6 +87,8 @@ export class ConfigClusterSupplier implements FlinkClusterSupplier {
 /**
  * The built-in `serviceAccount` strategy: the entry's `serviceAccountToken`, else the token of
  * the pod's own ServiceAccount, read per request because Kubernetes rotates it.
+ *
+ * @public
  */
 export class ServiceAccountStrategy implements FlinkClusterAuthStrategy {
   async getCredential(

@@ -6,6 +6,8 @@ import { KubernetesApiError } from './errors';
 /**
  * An API server and how to authenticate to it. A `KubeConfig` is one (through
  * `kubeConnectionOf`); an auth strategy makes another.
+ *
+ * @public
  */
 export interface KubeConnection {
   /** The API server URL. */
@@ -14,7 +16,11 @@ export interface KubeConnection {
   applyToHTTPSOptions(options: https.RequestOptions): Promise<void>;
 }
 
-/** The current context of a kubeconfig as a connection. */
+/**
+ * The current context of a kubeconfig as a connection.
+ *
+ * @public
+ */
 export function kubeConnectionOf(kubeConfig: KubeConfig): KubeConnection {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('The kubeconfig has no current cluster');
@@ -24,6 +30,7 @@ export function kubeConnectionOf(kubeConfig: KubeConfig): KubeConnection {
   };
 }
 
+/** @public */
 export interface KubeRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -38,6 +45,8 @@ export interface KubeRequest {
  * The one way this library talks to an API server: JSON requests and line-delimited watch
  * streams over node:https, with credentials applied by a connection: a KubeConfig (tokens, client
  * certificates, exec plugins) or an auth strategy. Credentials stay in this object.
+ *
+ * @public
  */
 export class KubeHttp {
   private readonly server: URL;

@@ -73,7 +73,11 @@ export function resourceType(kind: string): ResourceType {
   return type;
 }
 
-/** `/apis/apps/v1/namespaces/x/statefulsets[/name]`, or the cluster-wide collection without a namespace. */
+/**
+ * `/apis/apps/v1/namespaces/x/statefulsets[/name]`, or the cluster-wide collection without a namespace.
+ *
+ * @public
+ */
 export function resourcePath(
   kind: string,
   namespace?: string,
@@ -90,6 +94,7 @@ export function resourcePath(
   return `${base}${scope}/${type.plural}${name ? `/${encodeURIComponent(name)}` : ''}`;
 }
 
+/** @public */
 export interface ObjectRef {
   kind: string;
   namespace?: string;
@@ -105,4 +110,5 @@ export const refOf = (object: {
   name: object.metadata!.name!,
 });
 
+/** @public */
 export const describeRef = (ref: ObjectRef) => `${ref.kind}/${ref.name}`;

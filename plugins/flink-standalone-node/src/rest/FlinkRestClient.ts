@@ -23,7 +23,11 @@ export interface FlinkRestClientOptions {
   now?: () => Date;
 }
 
-/** The REST base of a Flink cluster for `direct` access. */
+/**
+ * The REST base of a Flink cluster for `direct` access.
+ *
+ * @public
+ */
 export function directBaseUrl(
   template: string,
   namespace: string,
@@ -39,6 +43,8 @@ export function directBaseUrl(
  * Reads the Flink REST API of clusters, through the API server's service proxy (works wherever
  * the backend reaches the API server) or a direct URL. Answers are cached briefly and fetched
  * once for concurrent readers; `peek` never waits, so a status request never blocks on Flink.
+ *
+ * @public
  */
 export class FlinkRestClient {
   private readonly cache = new Map<string, FlinkRestObservation>();

@@ -72,7 +72,11 @@ interface Scope {
   >;
 }
 
-/** What a snapshot was read from (see `ClusterWatchCache.sourcesOf`). */
+/**
+ * What a snapshot was read from (see `ClusterWatchCache.sourcesOf`).
+ *
+ * @public
+ */
 export interface SnapshotSources {
   namespace: string;
   appKey: string;
@@ -81,6 +85,7 @@ export interface SnapshotSources {
   nodesMissing: boolean;
 }
 
+/** @public */
 export interface WatchCacheOptions {
   /** Watch these namespaces only (namespaced RBAC); undefined: the whole cluster. */
   namespaces?: string[];
@@ -93,6 +98,8 @@ export interface WatchCacheOptions {
  * The watch cache of one Kubernetes cluster, shared by every entity: list + watch of the Flink
  * clusters' workloads, pods, claims and events (label-selected; events filtered to our kinds),
  * and of nodes. A status read is a lookup in memory: no API request.
+ *
+ * @public
  */
 export class ClusterWatchCache {
   private readonly scopes: Scope[];

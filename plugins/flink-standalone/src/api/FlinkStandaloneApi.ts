@@ -7,7 +7,11 @@ import type {
   ScaleResponse,
 } from '@flink-standalone/plugin-flink-standalone-common';
 
-/** The flink-standalone backend, as the card and tab use it. */
+/**
+ * The flink-standalone backend, as the card and tab use it.
+ *
+ * @public
+ */
 export interface FlinkStandaloneApi {
   /** The observed state of the entity's Flink cluster. */
   getEntityStatus(
@@ -27,6 +31,7 @@ export interface FlinkStandaloneApi {
   getClusters(): Promise<ClustersResponse>;
 }
 
+/** @public */
 export const flinkStandaloneApiRef = createApiRef<FlinkStandaloneApi>({
   id: 'plugin.flink-standalone.service',
 });

@@ -10,7 +10,11 @@ import type {
 } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkStandaloneApi } from './FlinkStandaloneApi';
 
-/** Talks to the flink-standalone backend plugin over HTTP. */
+/**
+ * Talks to the flink-standalone backend plugin over HTTP.
+ *
+ * @public
+ */
 export class FlinkStandaloneClient implements FlinkStandaloneApi {
   private readonly discoveryApi: DiscoveryApi;
   private readonly fetchApi: FetchApi;

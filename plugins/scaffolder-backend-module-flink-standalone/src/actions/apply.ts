@@ -20,9 +20,11 @@ import { applyExamples } from './apply.examples';
 import { SpecSource, loadSpec } from './specSource';
 import { specInputs } from './specInputs';
 
+/** @public */
 export const APPLY_ACTION_ID = 'flink:standalone:apply';
 const DEFAULT_TIMEOUT_SECONDS = 600;
 
+/** @public */
 export interface ApplyActionOptions {
   claimTemplates: ClaimTemplates;
   /** The backend's cluster service: the same clusters and watch caches as the backend plugin. */
@@ -94,6 +96,8 @@ function describeProgress(
 /**
  * Server-side applies a Flink cluster and waits until it is READY. A dry-run template run
  * does a server-side dry run. Permission and namespace are checked before Kubernetes is called.
+ *
+ * @public
  */
 export function createApplyAction(options: ApplyActionOptions) {
   return createTemplateAction({

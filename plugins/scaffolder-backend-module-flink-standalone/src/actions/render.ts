@@ -10,6 +10,7 @@ import { renderExamples } from './render.examples';
 import { loadSpec } from './specSource';
 import { specInputs } from './specInputs';
 
+/** @public */
 export const RENDER_ACTION_ID = 'flink:standalone:render';
 const DEFAULT_TARGET_PATH = 'manifests';
 const DEFAULT_SPEC_OUTPUT_PATH = 'flink-cluster.yaml';
@@ -17,7 +18,11 @@ const DEFAULT_SPEC_OUTPUT_PATH = 'flink-cluster.yaml';
 const SPEC_HEADER =
   '# Flink cluster spec, claim templates resolved by flink:standalone:render.\n# Re-render with: npm run render -- <this file>\n';
 
-/** Spec in, manifests and the resolved spec out, into the workspace: for `publish:*` or apply. */
+/**
+ * Spec in, manifests and the resolved spec out, into the workspace: for `publish:*` or apply.
+ *
+ * @public
+ */
 export function createRenderAction(options: {
   claimTemplates: ClaimTemplates;
 }) {

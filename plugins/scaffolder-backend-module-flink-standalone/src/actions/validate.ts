@@ -9,6 +9,7 @@ import { readSpec } from './specSource';
 import { specInputs } from './specInputs';
 import { validateExamples } from './validate.examples';
 
+/** @public */
 export const VALIDATE_ACTION_ID = 'flink:standalone:validate';
 
 /**
@@ -34,7 +35,11 @@ export function problemsOf(
   ];
 }
 
-/** Spec in, problems out; nothing is written or applied. */
+/**
+ * Spec in, problems out; nothing is written or applied.
+ *
+ * @public
+ */
 export function createValidateAction(options: {
   claimTemplates: ClaimTemplates;
 }) {

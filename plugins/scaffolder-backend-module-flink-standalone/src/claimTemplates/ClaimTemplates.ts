@@ -6,6 +6,7 @@ import {
   isQuantity,
 } from '@flink-standalone/plugin-flink-standalone-common';
 
+/** @public */
 export type FlinkComponentKey = 'jobManager' | 'taskManager';
 
 const COMPONENT_KEYS: readonly FlinkComponentKey[] = [
@@ -13,10 +14,18 @@ const COMPONENT_KEYS: readonly FlinkComponentKey[] = [
   'taskManager',
 ];
 
-/** Records on each claim which platform template it came from, for whoever reads the PVC. */
+/**
+ * Records on each claim which platform template it came from, for whoever reads the PVC.
+ *
+ * @public
+ */
 export const CLAIM_TEMPLATE_ANNOTATION = `${ANNOTATION_PREFIX}/claim-template`;
 
-/** A PersistentVolumeClaim spec the platform team defines once and templates refer to by name. */
+/**
+ * A PersistentVolumeClaim spec the platform team defines once and templates refer to by name.
+ *
+ * @public
+ */
 export interface ClaimTemplate {
   name: string;
   description?: string;
@@ -69,6 +78,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * The platform's named claim templates (`flinkStandalone.claimTemplates`), and their
  * resolution in a spec: an entry `{ name, claimTemplate }` becomes a plain claim template.
+ *
+ * @public
  */
 export class ClaimTemplates {
   private constructor(private readonly templates: Map<string, ClaimTemplate>) {}
