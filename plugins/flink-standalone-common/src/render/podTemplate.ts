@@ -1,4 +1,9 @@
-import type { Container, PersistentVolumeClaimSpec, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1';
+import type {
+  Container,
+  PersistentVolumeClaimSpec,
+  PodTemplateSpec,
+  Volume,
+} from 'kubernetes-types/core/v1';
 import {
   ENV_ENABLE_BUILT_IN_PLUGINS,
   isOfficialImage,
@@ -73,10 +78,7 @@ function updateMain(
   };
 }
 
-function addVolumes(
-  pod: PodTemplateSpec,
-  volumes: Volume[],
-): PodTemplateSpec {
+function addVolumes(pod: PodTemplateSpec, volumes: Volume[]): PodTemplateSpec {
   return {
     ...pod,
     spec: { ...pod.spec!, volumes: [...(pod.spec!.volumes ?? []), ...volumes] },
@@ -96,10 +98,7 @@ function addInitContainer(
   };
 }
 
-function mainContainer(
-  pod: PodTemplateSpec,
-  ctx: PodContext,
-): PodTemplateSpec {
+function mainContainer(pod: PodTemplateSpec, ctx: PodContext): PodTemplateSpec {
   const { spec, component } = ctx;
   const ports =
     component === 'jobmanager'
@@ -362,10 +361,7 @@ function claimVolumes(
 }
 
 /** Application mode with an http(s) jar: an init container downloads it into usrlib. */
-function userJar(
-  pod: PodTemplateSpec,
-  { spec }: PodContext,
-): PodTemplateSpec {
+function userJar(pod: PodTemplateSpec, { spec }: PodContext): PodTemplateSpec {
   const job = spec.mode === 'application' ? spec.job : undefined;
   if (!job || job.jarURI.startsWith('local://')) return pod;
   const jarFile = job.jarURI.split('/').pop()!;

@@ -1,13 +1,16 @@
-import type {
-  V1Role,
-  V1RoleBinding,
-  V1ServiceAccount,
-} from '@kubernetes/client-node';
+import type { ServiceAccount } from 'kubernetes-types/core/v1';
+import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ClusterSpec } from '../spec';
 import { clusterLabels } from './labels';
-import { clusterObjectNames, podServiceAccount } from './names';
+import { clusterObjectNames } from './names';
+import { podServiceAccount } from './serviceAccount';
 
-export type RbacObject = V1ServiceAccount | V1Role | V1RoleBinding;
+/**
+ * The RBAC objects of a cluster: its ServiceAccount, and the Role and RoleBinding HA needs.
+ *
+ * @public
+ */
+export type RbacObject = ServiceAccount | Role | RoleBinding;
 
 /**
  * Kubernetes HA needs the pods to elect a leader and keep HA metadata in ConfigMaps: exactly

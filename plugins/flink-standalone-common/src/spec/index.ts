@@ -4,7 +4,12 @@ export {
   ClusterSpecError,
 } from './parse';
 export type { SpecProblem, SpecValidation } from './parse';
-export { clusterSpecSchema, MAX_NAME_LENGTH, FLINK_USER_ID } from './schema';
+export {
+  clusterSpecSchema,
+  MAX_NAME_LENGTH,
+  FLINK_USER_ID,
+  WORKLOAD_KINDS,
+} from './schema';
 export type {
   ClusterSpec,
   ClusterSpecInput,
@@ -20,7 +25,7 @@ export {
 } from './flinkVersions';
 export type { FlinkVersion } from './flinkVersions';
 export { OWNED_KEYS } from './ownedKeys';
-export type { OwnedKey } from './ownedKeys';
+export type { OwnedKey, OwnedWhen } from './ownedKeys';
 export { isQuantity, quantityValue, toFlinkMemorySize } from './quantity';
 export {
   LABEL_KUBERNETES_ID,

@@ -177,7 +177,12 @@ const resourcesSchema = (
     })
     .prefault({});
 
-const WORKLOAD_KINDS = ['StatefulSet', 'Deployment'] as const;
+/**
+ * The workload kinds a Flink component can run as.
+ *
+ * @public
+ */
+export const WORKLOAD_KINDS = ['StatefulSet', 'Deployment'] as const;
 const workloadKind = (fallback: (typeof WORKLOAD_KINDS)[number]) =>
   z
     .enum(WORKLOAD_KINDS, { error: 'must be StatefulSet or Deployment' })
@@ -423,12 +428,12 @@ function withDerivedDefaults(spec: ParsedSpecObject) {
   };
 }
 
+/** @public */
 export const clusterSpecSchema = clusterSpecObject
   // Cross-field rules run even when a field is invalid, so one call reports every problem.
   .superRefine(checkSpecRules, { when: () => true })
   .transform(withDerivedDefaults);
 
-/** @public */
 /**
  * What a template or a user writes: every field with a default may be left out.
  *
@@ -441,12 +446,12 @@ export type ClusterSpecInput = z.input<typeof clusterSpecSchema>;
  * @public
  */
 export type ClusterSpec = z.output<typeof clusterSpecSchema>;
+/** @public */
 export type VolumeClaimTemplateSpec =
   ClusterSpec['taskManager']['volumeClaimTemplates'][number];
+/** @public */
 export type JobManagerSpec = ClusterSpec['jobManager'];
+/** @public */
 export type TaskManagerSpec = ClusterSpec['taskManager'];
+/** @public */
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
-/** @public */
-/** @public */
-/** @public */
-/** @public */
