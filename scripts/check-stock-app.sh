@@ -15,7 +15,8 @@
 #    the catalog holds the shipped template; then stops the backend.
 #
 # STOCK_APP_DIR keeps the app in a directory of your choice (default: a new temporary one, removed
-# on success); STOCK_APP_TSC_ERRORS=warn, see step 1; STOCK_APP_PORT changes the backend port (default 17007); STOCK_APP_REF=<commit>
+# on success); STOCK_APP_TSC_ERRORS=warn, see step 1; STOCK_APP_TARBALLS=<dir> installs the
+# tarballs of an earlier run instead of building; STOCK_APP_PORT changes the backend port (default 17007); STOCK_APP_REF=<commit>
 # builds the packages from a clean copy of that commit (git archive) instead of the working tree,
 # e.g. to check a release commit while the tree has edits in progress; the copy uses the
 # repository's installed node_modules (npm ci) but for its own workspace packages.
@@ -54,7 +55,10 @@ mkdir -p "$tarballs"
 
 # --- 1. build and pack (the publishing commands of the README) ----------------------------------
 src="$repo"
-if [ -n "${STOCK_APP_REF:-}" ]; then
+if [ -n "${STOCK_APP_TARBALLS:-}" ]; then
+  step "tarballs from $STOCK_APP_TARBALLS (STOCK_APP_TARBALLS: no build)"
+  cp "$STOCK_APP_TARBALLS"/*.tgz "$tarballs/"
+elif [ -n "${STOCK_APP_REF:-}" ]; then
   src="$work/repo"
   step "a clean copy of $(git rev-parse --short "$STOCK_APP_REF") in $src"
   rm -rf "$src" && mkdir -p "$src/node_modules/@flink-standalone"
@@ -67,11 +71,12 @@ if [ -n "${STOCK_APP_REF:-}" ]; then
     ln -s "$(readlink "$link")" "$src/node_modules/@flink-standalone/$(basename "$link")"
   done
 fi
+tsc_note=""
+if [ -z "${STOCK_APP_TARBALLS:-}" ]; then
 cd "$src"
 step "tsc (declarations into dist-types, which backstage-cli package build bundles)"
 # tsc writes the declarations even when it reports errors; STOCK_APP_TSC_ERRORS=warn goes on with
 # them (to check the install while the tree has unrelated errors in progress; the result says so).
-tsc_note=""
 if ! "$src/node_modules/.bin/tsc"; then
   [ "${STOCK_APP_TSC_ERRORS:-fail}" = warn ] || fail "tsc in $src"
   tsc_note=" (the repository's tsc reported errors, see above; STOCK_APP_TSC_ERRORS=warn)"
@@ -81,6 +86,7 @@ for p in "${packages[@]}"; do
   (cd "$p" && "$src/node_modules/.bin/backstage-cli" package build && npm pack --silent --pack-destination "$tarballs" >/dev/null) ||
     fail "build and pack $p"
 done
+fi
 ls "$tarballs"
 
 # --- 2. a stock app ------------------------------------------------------------------------------
@@ -88,6 +94,9 @@ ls "$tarballs"
 # network some machines have).
 export COREPACK_NPM_REGISTRY="${COREPACK_NPM_REGISTRY:-$(npm config get registry | sed 's#/$##')}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+# create-app checks for a `yarn` command: corepack's shims provide it.
+mkdir -p "$work/bin" && corepack enable --install-directory "$work/bin" yarn
+export PATH="$work/bin:$PATH"
 step "npx @backstage/create-app@latest (Yarn 4 via corepack, registry $COREPACK_NPM_REGISTRY)"
 (cd "$work" && BACKSTAGE_APP_NAME=stock-app npx -y @backstage/create-app@latest --path app --skip-install)
 create_app_version="$(npm view @backstage/create-app@latest version)"
