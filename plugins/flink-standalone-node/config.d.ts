@@ -85,5 +85,10 @@ export interface Config {
     }>;
     /** Seconds after which a pod still Terminating counts as stuck (default 300). */
     stuckTerminatingAfterSeconds?: number;
+    /**
+     * Seconds a StatefulSet rollout may wait for a pod to become Ready before the observer calls
+     * it blocked and names the pod (default 300).
+     */
+    stuckRolloutAfterSeconds?: number;
   };
 }

@@ -191,6 +191,9 @@ export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
       stuckTerminatingAfterSeconds: this.config.getOptionalNumber(
         'flinkStandalone.stuckTerminatingAfterSeconds',
       ),
+      stuckRolloutAfterSeconds: this.config.getOptionalNumber(
+        'flinkStandalone.stuckRolloutAfterSeconds',
+      ),
     });
   }
 
