@@ -94,6 +94,9 @@ ls "$tarballs"
 # network some machines have).
 export COREPACK_NPM_REGISTRY="${COREPACK_NPM_REGISTRY:-$(npm config get registry | sed 's#/$##')}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+# Outside the app (create-app's own check), the Yarn corepack knows, not the latest: the latest's
+# signature check fails against the registry's metadata.
+export COREPACK_DEFAULT_TO_LATEST=0
 # create-app checks for a `yarn` command: corepack's shims provide it.
 mkdir -p "$work/bin" && corepack enable --install-directory "$work/bin" yarn
 export PATH="$work/bin:$PATH"
