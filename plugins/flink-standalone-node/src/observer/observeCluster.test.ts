@@ -5,7 +5,7 @@ import {
   isHealthy,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import { observeCluster } from './observeCluster';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import type { ClusterSnapshot, FlinkRestObservation } from './types';
 import {
   NOW,
@@ -1259,7 +1259,9 @@ describe('observeCluster: rollout of StatefulSets', () => {
         'orders-taskmanager-2': both(atRevision(podRevision), runningNotReady),
       },
     });
-    if (policy) snapshot.taskManager!.spec!.podManagementPolicy = policy;
+    if (policy)
+      (snapshot.taskManager as V1StatefulSet).spec!.podManagementPolicy =
+        policy;
     return snapshot;
   };
 
