@@ -112,8 +112,12 @@ async function signedInPage(width = 1400): Promise<Page> {
 
 /** Every test has a browser context of its own, so the guest sign-in page asks once: enter. */
 async function open(page: Page, url: string) {
-  await page.goto(url);
-  await page.getByRole('button', { name: /enter/i }).click();
+  // The app's dev server holds requests while it rebuilds after a file change: wait for the
+  // page to become usable, not for its load event within the default timeout.
+  await page.goto(url, { waitUntil: 'commit' });
+  await page
+    .getByRole('button', { name: /enter/i })
+    .click({ timeout: 300_000 });
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
@@ -157,14 +161,8 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
     await page
       .getByRole('option', { name: /Put the manifests in a new repository/ })
       .click();
-    await page
-      .getByLabel('Owner', { exact: false })
-      .first()
-      .fill(form.gitops.owner);
-    await page
-      .getByLabel('Repository', { exact: false })
-      .first()
-      .fill(form.gitops.repo);
+    await page.getByLabel(/^Owner\b/).fill(form.gitops.owner);
+    await page.getByLabel(/^Repository\b/).fill(form.gitops.repo);
   }
   // Otherwise create it now, no repository (the example app registers the component itself).
   await page.getByRole('button', { name: 'Review' }).click();
@@ -279,11 +277,9 @@ async function settledPermissions(
     r.url().endsWith('/status'),
   );
   await refreshed.finished();
+  // Two turns of the page's event loop: React commits what those responses set.
   await page.evaluate(
-    () =>
-      new Promise(resolve =>
-        requestAnimationFrame(() => requestAnimationFrame(resolve)),
-      ),
+    () => new Promise(resolve => setTimeout(() => setTimeout(resolve, 0), 0)),
   );
   return Object.fromEntries(answers);
 }
@@ -406,12 +402,12 @@ describe('the example app in a real browser', () => {
     await expect(
       page.getByRole('link', { name: 'Component in the catalog' }).count(),
     ).resolves.toBe(0);
-    for (const path of [
+    for (const object of [
       `/apis/apps/v1/namespaces/${namespace}/deployments/${gitops}`,
       `/apis/apps/v1/namespaces/${namespace}/statefulsets/${gitops}-taskmanager`,
       `/api/v1/namespaces/${namespace}/configmaps/flink-config-${gitops}`,
     ]) {
-      await expect(plane().client.find(path)).resolves.toBeUndefined();
+      await expect(plane().client.find(object)).resolves.toBeUndefined();
     }
   });
 
@@ -630,7 +626,8 @@ describe('the example app in a real browser', () => {
     });
     const claims = await claimsOf(kept);
     expect(claims).toEqual([`flink-data-${kept}-taskmanager-0`]);
-    await page.goto(`${entityUrl}/flink`);
+    expect(page.url()).toContain(entityUrl);
+    await page.getByRole('link', { name: 'Flink', exact: true }).click();
     await deleteFromTab(page, false);
     // Gone: the cluster's workloads; kept: its claim, still Bound to its volume.
     await waitFor(
