@@ -78,6 +78,7 @@ export {
   simplePod,
 } from './testHelpers';
 export {
+  credentialLeaks,
   installServiceAccount,
   serviceAccountToken,
   tokenKubeconfig,

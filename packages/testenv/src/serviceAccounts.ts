@@ -167,3 +167,35 @@ export function tokenKubeconfig(
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
+
+/**
+ * Which credentials appear in a text (a response body, log lines), by name, never the
+ * credential itself (a test failure message must not print it): the token, any line of the
+ * CA's PEM body, a piece of the CA as base64 (as in caData or a kubeconfig), and the long lines
+ * of a kubeconfig.
+ */
+export function credentialLeaks(
+  text: string,
+  credentials: { token: string; ca: string; kubeconfig?: string },
+): string[] {
+  const secrets: [string, string][] = [['the token', credentials.token]];
+  credentials.ca
+    .split('\n')
+    .filter(line => line.length > 20 && !line.startsWith('-----'))
+    .forEach((line, i) => secrets.push([`line ${i + 1} of the CA`, line]));
+  // From the middle: every PEM certificate's base64 starts alike.
+  secrets.push([
+    'the CA as base64',
+    Buffer.from(credentials.ca).toString('base64').slice(60, 120),
+  ]);
+  (credentials.kubeconfig ?? '')
+    .split('\n')
+    .map(line => line.trim())
+    .filter(line => line.length > 40)
+    .forEach((line, i) =>
+      secrets.push([`kubeconfig line ${i + 1} (of the long ones)`, line]),
+    );
+  return secrets
+    .filter(([, secret]) => text.includes(secret))
+    .map(([name]) => name);
+}

@@ -1,3 +1,4 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
 import { createMockDirectory } from '@backstage/backend-test-utils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import type { ActionContext } from '@backstage/plugin-scaffolder-node';
@@ -23,6 +24,39 @@ export const testClaimTemplates = () =>
     },
   ]);
 
+/**
+ * Every line any action context of this test file logged, every level, with its metadata: for
+ * checks that no credential ever reaches a task's log.
+ */
+export const allLogLines: string[] = [];
+
+/** Metadata as text; errors whole (a credential may hide in a message or stack). */
+function logMeta(meta: unknown): string {
+  return (
+    JSON.stringify(meta, (_key, value) =>
+      value instanceof Error
+        ? { name: value.name, message: value.message, stack: value.stack }
+        : value,
+    ) ?? ''
+  );
+}
+
+/** A logger for the services an action uses (the cluster service), into `allLogLines`. */
+export function capturingLogger(
+  fields: Record<string, unknown> = {},
+): LoggerService {
+  const line = (level: string) => (message: string, meta?: unknown) => {
+    allLogLines.push(`${level} ${message} ${logMeta({ ...fields, meta })}`);
+  };
+  return {
+    error: line('error'),
+    warn: line('warn'),
+    info: line('info'),
+    debug: line('debug'),
+    child: more => capturingLogger({ ...fields, ...more }),
+  };
+}
+
 /** A mock action context with a real workspace folder, the outputs it received and its log. */
 export function actionContext(
   input: JsonObject,
@@ -44,10 +78,14 @@ export function actionContext(
     },
     ...extra,
   };
-  for (const level of ['info', 'warn', 'error'] as const) {
-    jest
-      .spyOn(ctx.logger, level)
-      .mockImplementation(((message: string) => log.push(message)) as any);
+  for (const level of ['info', 'warn', 'error', 'debug'] as const) {
+    jest.spyOn(ctx.logger, level).mockImplementation(((
+      message: string,
+      meta?: unknown,
+    ) => {
+      if (level !== 'debug') log.push(message);
+      allLogLines.push(`${level} ${message} ${logMeta(meta)}`);
+    }) as any);
   }
   return { ctx, workspace, outputs, log };
 }
