@@ -474,6 +474,94 @@ describe('local recovery on the real node', () => {
   );
 });
 
+describe('a StatefulSet rollout on real pods', () => {
+  const revisionOf = (p: KubeObject) =>
+    p.metadata.labels?.['controller-revision-hash'];
+
+  it(
+    'the forced-rollback trap: a broken revision reverted leaves its pod; the observer names it, and deleting it completes the rollout',
+    async () => {
+      const taskManager = {
+        replicas: 2,
+        podManagementPolicy: 'OrderedReady' as const,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      };
+      const victim = `${NAME}-taskmanager-1`;
+      await deploy({ taskManager });
+      await ready();
+      const goodRevision = revisionOf(await pod(victim));
+
+      // A revision whose pod can never become Ready (its image does not exist).
+      await deploy({ image: 'flink:0.0-does-not-exist', taskManager });
+      await waitFor(
+        'ordinal 1 replaced by a pod of the broken revision',
+        async () => {
+          const p = await plane().client.find(
+            `/api/v1/namespaces/${namespace}/pods/${victim}`,
+          );
+          return p && revisionOf(p) !== goodRevision;
+        },
+        { timeoutMs: 60_000 },
+      );
+
+      // The template reverted: the StatefulSet wants the good revision again.
+      await deploy({ taskManager });
+      const sts = `/apis/apps/v1/namespaces/${namespace}/statefulsets/${NAME}-taskmanager`;
+      await waitFor(
+        'the controller seeing the revert',
+        async () => {
+          const s = await plane().client.get(sts);
+          return (
+            s.status.observedGeneration >= Number(s.metadata.generation) &&
+            s.status.updateRevision === goodRevision
+          );
+        },
+        { timeoutMs: 60_000 },
+      );
+      const impatient = new FlinkObserver({
+        registry,
+        stuckRolloutAfterSeconds: 5,
+      });
+      try {
+        const status = await waitFor(
+          'the observer naming the pod that blocks the rollout',
+          async () => {
+            const s = await impatient.getStatus(ref());
+            return s.taskManager?.rolloutBlocked?.deleteRequired
+              ? s
+              : undefined;
+          },
+          { timeoutMs: 60_000, intervalMs: 1000 },
+        );
+        expect(status.taskManager?.rolloutBlocked).toMatchObject({
+          pod: victim,
+          updateRevision: goodRevision,
+        });
+        // The controller has seen the revert and still leaves the broken pod in place.
+        expect(revisionOf(await pod(victim))).not.toBe(goodRevision);
+
+        // The remedy the observer names: delete the pod; it comes back at the good revision.
+        await plane().client.delete(
+          `/api/v1/namespaces/${namespace}/pods/${victim}`,
+        );
+        const done = await waitFor(
+          'the rollout complete',
+          async () => {
+            const s = await impatient.getStatus(ref());
+            return condition(s, 'RolloutComplete')?.status === 'True' && s;
+          },
+          { timeoutMs: 180_000, intervalMs: 1000 },
+        );
+        expect(done.taskManager?.rolloutBlocked).toBeUndefined();
+        expect(revisionOf(await pod(victim))).toBe(goodRevision);
+      } finally {
+        impatient.close();
+      }
+    },
+    RESTART_AND_RESTORE_TIMEOUT_MS,
+  );
+});
+
 describe('failures as the real kubelet reports them', () => {
   it('a bad image tag: ERROR with ErrImagePull or ImagePullBackOff', async () => {
     await deploy({
