@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Request } from 'express';
 import {
+  BackstageCredentials,
   HttpAuthService,
   LoggerService,
   RootLoggerService,
@@ -80,18 +81,18 @@ const FLINK_PERMISSIONS = [
  */
 export class TestPolicy implements PermissionPolicy {
   async handle(
-    request: PolicyQuery,
+    query: PolicyQuery,
     user?: PolicyQueryUser,
   ): Promise<PolicyDecision> {
     const userRef = user?.info.userEntityRef;
-    if (isPermission(request.permission, catalogEntityReadPermission)) {
+    if (isPermission(query.permission, catalogEntityReadPermission)) {
       return {
         result:
           userRef === HIDDEN ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
       };
     }
     const flink = FLINK_PERMISSIONS.find(p =>
-      isPermission(request.permission, p),
+      isPermission(query.permission, p),
     );
     if (!flink) return { result: AuthorizeResult.ALLOW };
     if (userRef === READER) {
@@ -176,13 +177,20 @@ const oboAwareHttpAuth = createServiceFactory({
       defaultCredentials: mockCredentials.none(),
     });
     return {
-      credentials: (async (req: Request, options?: object) => {
-        const credentials = await inner.credentials(req, options as any);
+      credentials: (async (
+        req: Request,
+        options?: Parameters<HttpAuthService['credentials']>[1],
+      ) => {
+        const credentials: BackstageCredentials = await inner.credentials(
+          req,
+          options,
+        );
         const token = req.headers.authorization?.match(
           /^Bearer\s+mock-service-token:(.+)$/,
         )?.[1];
         const obo = token && JSON.parse(token).obo;
-        return obo && credentials.principal.type === 'user'
+        return obo &&
+          (credentials.principal as { type: string }).type === 'user'
           ? mockCredentials.user(obo, { actor: { subject: 'plugin' } })
           : credentials;
       }) as HttpAuthService['credentials'],
