@@ -307,10 +307,12 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
     const logged = log.length;
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     // It ended on the cancel, not on its own: no claim is Bound (the cluster could not be up),
-    // and nothing more was reported after the cancel.
+    // and at most the poll in flight at the cancel reported after it.
     const claims = await claimsIn(namespace);
     expect(claims.filter(c => c.status?.phase === 'Bound')).toEqual([]);
-    expect(log.slice(logged).filter(l => /^DEPLOY/.test(l))).toEqual([]);
+    expect(
+      log.slice(logged).filter(l => /^DEPLOY/.test(l)).length,
+    ).toBeLessThanOrEqual(1);
   });
 
   it('fails at its timeout with the last summary when the cluster does not come up', async () => {
