@@ -36,17 +36,20 @@ beforeEach(async () => {
   namespace = await createTestNamespace(plane().client, 'apply-action');
 });
 
-// No credential in any log line: the tasks' logs and the cluster service's, every level.
-afterEach(() => {
+/** No credential in any log line: the tasks' logs and the cluster service's, every level. */
+function expectNoCredentialInLogs() {
   expect(
     credentialLeaks(allLogLines.join('\n'), { token, ca: plane().admin.ca }),
   ).toEqual([]);
-});
+}
 
-afterAll(() => {
-  // The check above is not vacuous: the actions logged what they applied.
+/** The check is not vacuous: the actions logged what they applied. */
+function expectLogsCaptured() {
   expect(allLogLines.join('\n')).toMatch(/StatefulSet\/orders-taskmanager/);
-});
+}
+
+afterEach(() => expectNoCredentialInLogs());
+afterAll(() => expectLogsCaptured());
 
 /** The clusters of config, as the backend's cluster service builds them; closed after the tests. */
 const services: FlinkStandaloneClusters[] = [];
