@@ -63,7 +63,7 @@ export type {
   AppliedObject,
   FieldConflict,
 } from './apply/applyCluster';
-export type { ImmutableChange } from './apply/immutable';
+export type { ImmutableChange, ImmutableField } from './apply/immutable';
 export { diffCluster, jsonDiff } from './apply/diff';
 export type { FieldChange, ObjectDiff } from './apply/diff';
 export {
@@ -90,6 +90,7 @@ export type {
   WatchCacheOptions,
 } from './watch/ClusterWatchCache';
 export { FlinkRestClient, directBaseUrl } from './rest/FlinkRestClient';
+export type { FlinkRestClientOptions } from './rest/FlinkRestClient';
 export { FlinkObserver } from './service/FlinkObserver';
 export type {
   FlinkObserverOptions,
@@ -100,4 +101,5 @@ export type {
   ClusterSnapshot,
   FlinkRestObservation,
   ObserveOptions,
+  Workload,
 } from './observer/types';

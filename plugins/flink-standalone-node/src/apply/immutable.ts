@@ -9,6 +9,8 @@ import type {
  * ordinals, template, updateStrategy, revisionHistoryLimit, persistentVolumeClaimRetentionPolicy
  * and minReadySeconds ("updates to statefulset spec for fields other than … are forbidden");
  * every other field is here, so a change goes the recreate path instead of a raw 422.
+ *
+ * @public
  */
 export type ImmutableField =
   | 'spec.volumeClaimTemplates'

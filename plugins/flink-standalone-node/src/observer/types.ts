@@ -12,6 +12,7 @@ import type {
   RestUnreachableReason,
 } from '@flink-standalone/plugin-flink-standalone-common';
 
+/** @public */
 export type Workload = V1StatefulSet | V1Deployment;
 
 /**

@@ -17,6 +17,7 @@ interface RestoreMemo {
   latest?: JobRestore;
 }
 
+/** @public */
 export interface FlinkRestClientOptions {
   /** How long an answer is served before it is fetched again (default 5 s). */
   maxAgeMs?: number;

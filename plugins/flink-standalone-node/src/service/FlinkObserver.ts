@@ -7,6 +7,7 @@ import { DEFAULT_OBSERVE_OPTIONS } from '../observer';
 import { FlinkRestClient } from '../rest/FlinkRestClient';
 import { ClusterWatchCache, SnapshotSources } from '../watch/ClusterWatchCache';
 
+/** @public */
 export interface FlinkObserverOptions {
   registry: ClusterRegistry;
   logger?: LoggerService;
@@ -32,7 +33,11 @@ interface Memo {
   json?: Buffer;
 }
 
-/** A Flink cluster in a Kubernetes cluster. */
+/**
+ * A Flink cluster in a Kubernetes cluster.
+ *
+ * @public
+ */
 export interface ObservedClusterRef extends FlinkClusterRef {
   cluster: string;
 }
@@ -40,6 +45,8 @@ export interface ObservedClusterRef extends FlinkClusterRef {
 /**
  * Status of Flink clusters: one watch cache per Kubernetes cluster (started on first use,
  * shared by every entity), Flink REST answers cached per cluster, and the pure observer core.
+ *
+ * @public
  */
 export class FlinkObserver {
   private readonly caches = new Map<
