@@ -6,7 +6,10 @@
 import { SignInPage } from '@backstage/core-components';
 import { createApp } from '@backstage/frontend-defaults';
 import { createFrontendModule } from '@backstage/frontend-plugin-api';
-import { SignInPageBlueprint, SignInPageProps } from '@backstage/plugin-app-react';
+import {
+  SignInPageBlueprint,
+  SignInPageProps,
+} from '@backstage/plugin-app-react';
 import catalogPlugin from '@backstage/plugin-catalog/alpha';
 import scaffolderPlugin from '@backstage/plugin-scaffolder/alpha';
 import flinkStandalonePlugin from '@flink-standalone/plugin-flink-standalone/alpha';

@@ -21,7 +21,11 @@ import { ConfigReader } from '@backstage/config';
 import type { Entity } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import type { HttpAuthService, LoggerService, PermissionsService } from '@backstage/backend-plugin-api';
+import type {
+  HttpAuthService,
+  LoggerService,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
 import {
   ClusterRegistry,
   FlinkObserver,
@@ -30,7 +34,11 @@ import {
   observeCluster,
   resourcePath,
 } from '@flink-standalone/plugin-flink-standalone-node';
-import { ControlPlane, cacheDir, startControlPlane } from '@flink-standalone/testenv';
+import {
+  ControlPlane,
+  cacheDir,
+  startControlPlane,
+} from '@flink-standalone/testenv';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlinkStandaloneService } from '../src/service/FlinkStandaloneService';
@@ -59,7 +67,11 @@ const labels = (i: number, component: string) => ({
 function clusterObjects(i: number) {
   const ns = namespaceOf(i);
   const name = clusterName(i);
-  const statefulSet = (workload: string, component: string, replicas: number) => ({
+  const statefulSet = (
+    workload: string,
+    component: string,
+    replicas: number,
+  ) => ({
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
     metadata: { name: workload, namespace: ns, labels: labels(i, component) },
@@ -69,10 +81,18 @@ function clusterObjects(i: number) {
       podManagementPolicy: 'Parallel',
       // OnDelete: the controller never replaces the pods this script made.
       updateStrategy: { type: 'OnDelete' },
-      selector: { matchLabels: { app: name, component, type: 'flink-standalone-kubernetes' } },
+      selector: {
+        matchLabels: {
+          app: name,
+          component,
+          type: 'flink-standalone-kubernetes',
+        },
+      },
       template: {
         metadata: { labels: labels(i, component) },
-        spec: { containers: [{ name: 'flink-main-container', image: 'flink:2.1' }] },
+        spec: {
+          containers: [{ name: 'flink-main-container', image: 'flink:2.1' }],
+        },
       },
     },
   });
@@ -82,7 +102,10 @@ function clusterObjects(i: number) {
     metadata: {
       name: `${workload}-${ordinal}`,
       namespace: ns,
-      labels: { ...labels(i, component), 'apps.kubernetes.io/pod-index': String(ordinal) },
+      labels: {
+        ...labels(i, component),
+        'apps.kubernetes.io/pod-index': String(ordinal),
+      },
     },
     spec: {
       // A node no kubelet (nor kwok) serves: the pod stays as written. It tolerates the node's
@@ -94,18 +117,39 @@ function clusterObjects(i: number) {
           name: 'flink-main-container',
           image: 'flink:2.1',
           args: ['taskmanager', '-Dtaskmanager.resource-id=$(POD_NAME)'],
-          env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
-          resources: { requests: { cpu: '1', memory: '1728Mi' }, limits: { cpu: '1', memory: '1728Mi' } },
-          volumeMounts: [{ name: 'flink-data', mountPath: '/opt/flink/volumes/flink-data' }],
+          env: [
+            {
+              name: 'POD_NAME',
+              valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+            },
+          ],
+          resources: {
+            requests: { cpu: '1', memory: '1728Mi' },
+            limits: { cpu: '1', memory: '1728Mi' },
+          },
+          volumeMounts: [
+            { name: 'flink-data', mountPath: '/opt/flink/volumes/flink-data' },
+          ],
         },
       ],
-      volumes: [{ name: 'flink-data', persistentVolumeClaim: { claimName: `flink-data-${workload}-${ordinal}` } }],
+      volumes: [
+        {
+          name: 'flink-data',
+          persistentVolumeClaim: {
+            claimName: `flink-data-${workload}-${ordinal}`,
+          },
+        },
+      ],
     },
   });
   const claim = (workload: string, ordinal: number) => ({
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: { name: `flink-data-${workload}-${ordinal}`, namespace: ns, labels: labels(i, 'taskmanager') },
+    metadata: {
+      name: `flink-data-${workload}-${ordinal}`,
+      namespace: ns,
+      labels: labels(i, 'taskmanager'),
+    },
     spec: {
       accessModes: ['ReadWriteOnce'],
       storageClassName: 'bench-no-volumes',
@@ -117,7 +161,9 @@ function clusterObjects(i: number) {
   return [
     ...Array.from({ length: TASKMANAGERS }, (_, n) => claim(tm, n)),
     pod(name, 'jobmanager', 0),
-    ...Array.from({ length: TASKMANAGERS }, (_, n) => pod(tm, 'taskmanager', n)),
+    ...Array.from({ length: TASKMANAGERS }, (_, n) =>
+      pod(tm, 'taskmanager', n),
+    ),
     statefulSet(name, 'jobmanager', 1),
     statefulSet(tm, 'taskmanager', TASKMANAGERS),
   ];
@@ -125,9 +171,21 @@ function clusterObjects(i: number) {
 
 async function load(http: KubeHttp) {
   // The node must exist, or the pod garbage collector deletes pods bound to it.
-  await http.json({ method: 'POST', path: '/api/v1/nodes', body: { apiVersion: 'v1', kind: 'Node', metadata: { name: BENCH_NODE } } });
+  await http.json({
+    method: 'POST',
+    path: '/api/v1/nodes',
+    body: { apiVersion: 'v1', kind: 'Node', metadata: { name: BENCH_NODE } },
+  });
   for (let n = 0; n < NAMESPACES; n++) {
-    await http.json({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `bench-${n}` } } });
+    await http.json({
+      method: 'POST',
+      path: '/api/v1/namespaces',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: `bench-${n}` },
+      },
+    });
   }
   const queue = Array.from({ length: CLUSTERS }, (_, i) => i);
   let created = 0;
@@ -136,32 +194,61 @@ async function load(http: KubeHttp) {
     Array.from({ length: LOAD_CONCURRENCY }, async () => {
       for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
         for (const object of clusterObjects(i)) {
-          await http.json({ method: 'POST', path: resourcePath(object.kind, object.metadata.namespace), body: object });
+          await http.json({
+            method: 'POST',
+            path: resourcePath(object.kind, object.metadata.namespace),
+            body: object,
+          });
           created++;
         }
-        if (i % 100 === 0) console.log(`[bench] loading: ${created} objects, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        if (i % 100 === 0)
+          console.log(
+            `[bench] loading: ${created} objects, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+          );
       }
     }),
   );
-  console.log(`[bench] loaded ${created} objects in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `[bench] loaded ${created} objects in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** The stock approach: every status request fetches the cluster's objects from the API server. */
 function baselineStatus(http: KubeHttp) {
   return async (ns: string, name: string) => {
-    const get = (kind: string, object: string) => http.json<any>({ path: resourcePath(kind, ns, object) }).catch(() => undefined);
+    const get = (kind: string, object: string) =>
+      http
+        .json<any>({ path: resourcePath(kind, ns, object) })
+        .catch(() => undefined);
     const list = (kind: string, query: Record<string, string>) =>
-      http.json<{ items: any[] }>({ path: resourcePath(kind, ns), query }).then(l => l.items);
-    const selector = { labelSelector: `app=${name},type=flink-standalone-kubernetes` };
+      http
+        .json<{ items: any[] }>({ path: resourcePath(kind, ns), query })
+        .then(l => l.items);
+    const selector = {
+      labelSelector: `app=${name},type=flink-standalone-kubernetes`,
+    };
     const [jobManager, taskManager, pods, claims, events] = await Promise.all([
       get('StatefulSet', name),
       get('StatefulSet', `${name}-taskmanager`),
       list('Pod', selector),
       list('PersistentVolumeClaim', selector),
-      list('Event', { fieldSelector: `involvedObject.name=${name}-taskmanager` }),
+      list('Event', {
+        fieldSelector: `involvedObject.name=${name}-taskmanager`,
+      }),
     ]);
     return observeCluster(
-      { cluster: 'bench', namespace: ns, name, jobManager, taskManager, pods, claims, events, nodes: [], stale: false },
+      {
+        cluster: 'bench',
+        namespace: ns,
+        name,
+        jobManager,
+        taskManager,
+        pods,
+        claims,
+        events,
+        nodes: [],
+        stale: false,
+      },
       undefined,
       { now: new Date(), stuckTerminatingAfterSeconds: 300 },
     );
@@ -169,7 +256,11 @@ function baselineStatus(http: KubeHttp) {
 }
 
 /** Fakes for what the routes need around the observer (named as such): all-allowing, in memory. */
-function benchRouter(registry: ClusterRegistry, observer: FlinkObserver, baseline: ReturnType<typeof baselineStatus>) {
+function benchRouter(
+  registry: ClusterRegistry,
+  observer: FlinkObserver,
+  baseline: ReturnType<typeof baselineStatus>,
+) {
   const entities = new Map<string, Entity>();
   for (let i = 0; i < CLUSTERS; i++) {
     entities.set(`component:default/${clusterName(i)}`, {
@@ -186,20 +277,44 @@ function benchRouter(registry: ClusterRegistry, observer: FlinkObserver, baselin
       spec: {},
     });
   }
-  const fakeCatalog = { getEntityByRef: async (ref: string) => entities.get(ref) } as unknown as CatalogService;
+  const fakeCatalog = {
+    getEntityByRef: async (ref: string) => entities.get(ref),
+  } as unknown as CatalogService;
   const fakePermissions = {
-    authorize: async (requests: unknown[]) => requests.map(() => ({ result: AuthorizeResult.ALLOW })),
+    authorize: async (requests: unknown[]) =>
+      requests.map(() => ({ result: AuthorizeResult.ALLOW })),
   } as unknown as PermissionsService;
-  const fakeHttpAuth = { credentials: async () => ({ principal: { type: 'user', userEntityRef: 'user:default/bench' } }) } as unknown as HttpAuthService;
-  const logger = { info() {}, warn() {}, error() {}, debug() {}, child: () => logger } as unknown as LoggerService;
+  const fakeHttpAuth = {
+    credentials: async () => ({
+      principal: { type: 'user', userEntityRef: 'user:default/bench' },
+    }),
+  } as unknown as HttpAuthService;
+  const logger = {
+    info() {},
+    warn() {},
+    error() {},
+    debug() {},
+    child: () => logger,
+  } as unknown as LoggerService;
   const clusters = FlinkStandaloneClusters.fromRegistry(registry, { observer });
-  const service = new FlinkStandaloneService({ clusters, catalog: fakeCatalog, permissions: fakePermissions, logger });
-  const app = express();
-  app.use('/api/flink-standalone', createRouter({ service, clusters, httpAuth: fakeHttpAuth }));
-  app.get('/baseline/entities/default/component/:name/status', async (req, res) => {
-    const i = Number(req.params.name.slice(1));
-    res.json({ status: await baseline(namespaceOf(i), req.params.name) });
+  const service = new FlinkStandaloneService({
+    clusters,
+    catalog: fakeCatalog,
+    permissions: fakePermissions,
+    logger,
   });
+  const app = express();
+  app.use(
+    '/api/flink-standalone',
+    createRouter({ service, clusters, httpAuth: fakeHttpAuth }),
+  );
+  app.get(
+    '/baseline/entities/default/component/:name/status',
+    async (req, res) => {
+      const i = Number(req.params.name.slice(1));
+      res.json({ status: await baseline(namespaceOf(i), req.params.name) });
+    },
+  );
   return app;
 }
 
@@ -217,7 +332,11 @@ interface LoadResult {
  * independent users' pages do (clients in lockstep would measure a burst of 100, not a load).
  * `pollMs` 0: every client asks again as soon as it has its answer (flat out).
  */
-async function runLoad(url: string, pathFor: string, pollMs: number): Promise<LoadResult> {
+async function runLoad(
+  url: string,
+  pathFor: string,
+  pollMs: number,
+): Promise<LoadResult> {
   const worker = new Worker(
     `
     const { parentPort, workerData } = require('node:worker_threads');
@@ -252,7 +371,17 @@ async function runLoad(url: string, pathFor: string, pollMs: number): Promise<Lo
       parentPort.postMessage({ requests: latencies.length, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds });
     })();
     `,
-    { eval: true, workerData: { url, pathFor, pollMs, clients: CLIENTS, seconds: SECONDS, clusters: CLUSTERS } },
+    {
+      eval: true,
+      workerData: {
+        url,
+        pathFor,
+        pollMs,
+        clients: CLIENTS,
+        seconds: SECONDS,
+        clusters: CLUSTERS,
+      },
+    },
   );
   const [result] = await once(worker, 'message');
   await worker.terminate();
@@ -271,23 +400,44 @@ function signalControllers(plane: ControlPlane, signal: 'SIGSTOP' | 'SIGCONT') {
     const state = JSON.parse(readFileSync(join(runDir, file), 'utf8'));
     if (state.workDir !== plane.workDir) continue;
     for (const proc of state.processes as { name: string; pid: number }[]) {
-      if (['kube-controller-manager', 'kube-scheduler', 'kwok'].includes(proc.name)) process.kill(proc.pid, signal);
+      if (
+        ['kube-controller-manager', 'kube-scheduler', 'kwok'].includes(
+          proc.name,
+        )
+      )
+        process.kill(proc.pid, signal);
     }
   }
 }
 
 async function main() {
   const totalStarted = Date.now();
-  console.log(`[bench] ${CLUSTERS} clusters × ${TASKMANAGERS} TaskManagers in ${NAMESPACES} namespaces, ${CLIENTS} clients, ${SECONDS} s per phase`);
+  console.log(
+    `[bench] ${CLUSTERS} clusters × ${TASKMANAGERS} TaskManagers in ${NAMESPACES} namespaces, ${CLIENTS} clients, ${SECONDS} s per phase`,
+  );
   // No PV pool: the benchmark's claims stay Pending by design, and the pool would list 20,000
   // claims twice a second in this process, which is the measured server's.
-  const plane = await startControlPlane({ nodes: 1, volumePool: false, log: line => console.log(`[bench] ${line}`) });
+  const plane = await startControlPlane({
+    nodes: 1,
+    volumePool: false,
+    log: line => console.log(`[bench] ${line}`),
+  });
   try {
     const registry = ClusterRegistry.fromConfig(
       new ConfigReader({
         kubernetes: {
           clusterLocatorMethods: [
-            { type: 'config', clusters: [{ name: 'bench', url: plane.server, serviceAccountToken: plane.admin.token, caData: plane.admin.ca }] },
+            {
+              type: 'config',
+              clusters: [
+                {
+                  name: 'bench',
+                  url: plane.server,
+                  serviceAccountToken: plane.admin.token,
+                  caData: plane.admin.ca,
+                },
+              ],
+            },
           ],
         },
       }),
@@ -298,7 +448,11 @@ async function main() {
 
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
-    const observer = new FlinkObserver({ registry, restMaxAgeMs: 3_600_000, initialSyncTimeoutMs: 300_000 });
+    const observer = new FlinkObserver({
+      registry,
+      restMaxAgeMs: 3_600_000,
+      initialSyncTimeoutMs: 300_000,
+    });
     const syncStarted = Date.now();
     await observer.cacheOf('bench').synced(300_000);
     const syncSeconds = (Date.now() - syncStarted) / 1000;
@@ -308,7 +462,9 @@ async function main() {
     const cachedObjects = Object.values(sizes).reduce((a, b) => a + b, 0);
     // Everything the cache holds, per pod (claims and workloads included): the cost of a pod.
     const bytesPerPod = (heapAfter - heapBefore) / pods;
-    console.log(`[bench] watch cache synced in ${syncSeconds.toFixed(1)} s: ${JSON.stringify(sizes)}; heap +${((heapAfter - heapBefore) / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `[bench] watch cache synced in ${syncSeconds.toFixed(1)} s: ${JSON.stringify(sizes)}; heap +${((heapAfter - heapBefore) / 2 ** 20).toFixed(1)} MiB`,
+    );
 
     signalControllers(plane, 'SIGSTOP');
     const app = benchRouter(registry, observer, baselineStatus(http));
@@ -317,26 +473,35 @@ async function main() {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // Warm up: every cluster's Flink REST answer (none: no Flink runs; kept for an hour, so no
     // refresh falls into a phase) and its first status.
-    const refs = Array.from({ length: CLUSTERS }, (_, i) => ({ cluster: 'bench', namespace: namespaceOf(i), name: clusterName(i) }));
+    const refs = Array.from({ length: CLUSTERS }, (_, i) => ({
+      cluster: 'bench',
+      namespace: namespaceOf(i),
+      name: clusterName(i),
+    }));
     const pending = [...refs];
     await Promise.all(
       Array.from({ length: LOAD_CONCURRENCY }, async () => {
-        for (let ref = pending.shift(); ref; ref = pending.shift()) await observer.refreshRest(ref);
+        for (let ref = pending.shift(); ref; ref = pending.shift())
+          await observer.refreshRest(ref);
       }),
     );
     for (const ref of refs) await observer.getStatusJson(ref);
     global.gc?.();
     // The memoized statuses (object and JSON) of every cluster, on top of the cache.
-    const bytesPerStatus = (process.memoryUsage().heapUsed - heapAfter) / CLUSTERS;
+    const bytesPerStatus =
+      (process.memoryUsage().heapUsed - heapAfter) / CLUSTERS;
 
-    const OURS = '/api/flink-standalone/entities/default/component/{name}/status';
+    const OURS =
+      '/api/flink-standalone/entities/default/component/{name}/status';
     const BASELINE = '/baseline/entities/default/component/{name}/status';
     const phase = async (label: string, path: string, pollMs: number) => {
       const apiBefore = http.requestCount;
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
       const gcPauses: number[] = [];
-      const gcObserver = new PerformanceObserver(list => gcPauses.push(...list.getEntries().map(e => e.duration)));
+      const gcObserver = new PerformanceObserver(list =>
+        gcPauses.push(...list.getEntries().map(e => e.duration)),
+      );
       gcObserver.observe({ entryTypes: ['gc'] });
       const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
       if (profiler) {
@@ -353,19 +518,38 @@ async function main() {
         writeFileSync(file, JSON.stringify(profile));
         profiler.disconnect();
       }
-      const apiPerRequest = (http.requestCount - apiBefore) / Math.max(1, result.requests);
+      const apiPerRequest =
+        (http.requestCount - apiBefore) / Math.max(1, result.requests);
       // The server's event loop: how long a request could wait behind other work.
       const loop =
         `event loop delay p99=${(loopDelay.percentile(99) / 1e6).toFixed(1)}ms max=${(loopDelay.max / 1e6).toFixed(1)}ms; ` +
         `GC pauses ${gcPauses.length}, max ${Math.max(0, ...gcPauses).toFixed(1)}ms`;
-      console.log(`[bench] ${label}: ${JSON.stringify(result)}; API requests/status ${apiPerRequest.toFixed(3)}; ${loop}`);
+      console.log(
+        `[bench] ${label}: ${JSON.stringify(result)}; API requests/status ${apiPerRequest.toFixed(3)}; ${loop}`,
+      );
       return { ...result, apiPerRequest };
     };
     // Latency: every client polls every POLL_MS. Throughput: every client asks flat out.
-    const cached = await phase(`cache, ${CLIENTS} clients polling every ${POLL_MS} ms`, OURS, POLL_MS);
-    const baseline = await phase(`baseline, ${CLIENTS} clients polling every ${POLL_MS} ms`, BASELINE, POLL_MS);
-    const cachedMax = await phase(`cache, ${CLIENTS} clients flat out`, OURS, 0);
-    const baselineMax = await phase(`baseline, ${CLIENTS} clients flat out`, BASELINE, 0);
+    const cached = await phase(
+      `cache, ${CLIENTS} clients polling every ${POLL_MS} ms`,
+      OURS,
+      POLL_MS,
+    );
+    const baseline = await phase(
+      `baseline, ${CLIENTS} clients polling every ${POLL_MS} ms`,
+      BASELINE,
+      POLL_MS,
+    );
+    const cachedMax = await phase(
+      `cache, ${CLIENTS} clients flat out`,
+      OURS,
+      0,
+    );
+    const baselineMax = await phase(
+      `baseline, ${CLIENTS} clients flat out`,
+      BASELINE,
+      0,
+    );
     const cachedApiPerRequest = cached.apiPerRequest;
     const baselineApiPerRequest = baseline.apiPerRequest;
 
@@ -383,7 +567,11 @@ async function main() {
         body: { status: { phase: 'Failed', reason: `Bench${n}` } },
       });
       for (;;) {
-        const status = await observer.getStatus({ cluster: 'bench', namespace: ns, name: clusterName(i) });
+        const status = await observer.getStatus({
+          cluster: 'bench',
+          namespace: ns,
+          name: clusterName(i),
+        });
         if (status.pods.find(p => p.name === pod)?.phase === 'Failed') break;
         await new Promise(r => setTimeout(r, 1));
       }
