@@ -31,6 +31,7 @@ import {
   component,
   expectNoCredentials,
   flinkAnnotations,
+  rbacManifest,
   startFlinkBackend,
 } from './__testUtils__/flinkTestBackend';
 
@@ -93,6 +94,23 @@ const entityPath = (name: string) =>
   `${BASE}/entities/default/component/${name}`;
 
 describe('with namespaced RBAC (Roles only)', () => {
+  it('the Roles grant exactly what the cluster-wide ClusterRole grants, nodes aside', () => {
+    type Rules = { rules?: unknown[]; metadata: { namespace?: string } };
+    const clusterRole = rbacManifest('flink-standalone-backend.yaml').find(
+      o =>
+        o.kind === 'ClusterRole' &&
+        o.metadata.name === 'flink-standalone-backend',
+    ) as Rules | undefined;
+    const roles = rbacManifest(
+      'flink-standalone-backend-namespaced.yaml',
+    ).filter(o => o.kind === 'Role') as Rules[];
+    expect(roles.map(r => r.metadata.namespace)).toEqual([
+      'streaming',
+      'payments',
+    ]);
+    for (const role of roles) expect(role.rules).toEqual(clusterRole?.rules);
+  });
+
   it('the ServiceAccount holds no cluster-wide right', async () => {
     const client = plane().client.withToken(account.token);
     for (const path of [
