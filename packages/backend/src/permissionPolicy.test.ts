@@ -12,6 +12,7 @@ import {
   flinkStandaloneApplyPermission,
   flinkStandaloneDeletePermission,
   flinkStandaloneScalePermission,
+  flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneStatusReadPermission,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import { FlinkStandaloneExamplePolicy } from './permissionPolicy';
@@ -96,6 +97,7 @@ describe('FlinkStandaloneExamplePolicy', () => {
   it.each([
     ['scale', flinkStandaloneScalePermission],
     ['delete', flinkStandaloneDeletePermission],
+    ['unblock a rollout of', flinkStandaloneRolloutUnblockPermission],
   ])(
     'lets owners %s their own entities only (isEntityOwner), the platform team every entity, read-only users none',
     async (_name, permission) => {

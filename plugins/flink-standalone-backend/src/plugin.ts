@@ -51,6 +51,7 @@ export const flinkStandalonePlugin = createBackendPlugin({
     env.registerInit({
       deps: {
         logger: coreServices.logger,
+        auditor: coreServices.auditor,
         httpRouter: coreServices.httpRouter,
         httpAuth: coreServices.httpAuth,
         permissions: coreServices.permissions,
@@ -60,6 +61,7 @@ export const flinkStandalonePlugin = createBackendPlugin({
       },
       async init({
         logger,
+        auditor,
         httpRouter,
         httpAuth,
         permissions,
@@ -77,6 +79,7 @@ export const flinkStandalonePlugin = createBackendPlugin({
           catalog,
           permissions,
           logger,
+          auditor,
         });
         httpRouter.use(createRouter({ service, clusters, httpAuth }));
       },

@@ -46,6 +46,20 @@ export interface DeleteResponse {
 }
 
 /**
+ * `POST /entities/:namespace/:kind/:name/unblock-rollout` with `{ "pod": "<name>" }`: deletes
+ * that pod if, and only if, the observer names it as blocking a StatefulSet rollout (409
+ * otherwise).
+ *
+ * @public
+ */
+export interface UnblockRolloutResponse {
+  pod: string;
+  workload: string;
+  revision?: string;
+  updateRevision: string;
+}
+
+/**
  * `GET /clusters`
  *
  * @public

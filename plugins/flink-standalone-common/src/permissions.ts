@@ -38,10 +38,23 @@ export const flinkStandaloneDeletePermission = createPermission({
   resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
 });
 
+/**
+ * Deleting the one pod the observer names as blocking a StatefulSet rollout (the remedy for
+ * kubernetes/kubernetes#67250); the pod comes back at the wanted revision on the same claim.
+ *
+ * @public
+ */
+export const flinkStandaloneRolloutUnblockPermission = createPermission({
+  name: 'flink.standalone.rollout.unblock',
+  attributes: { action: 'delete' },
+  resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
+});
+
 /** @public */
 export const flinkStandalonePermissions = [
   flinkStandaloneStatusReadPermission,
   flinkStandaloneApplyPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneDeletePermission,
+  flinkStandaloneRolloutUnblockPermission,
 ];

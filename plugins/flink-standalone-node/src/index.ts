@@ -77,6 +77,8 @@ export type {
   DeleteResult,
   FlinkClusterRef,
 } from './apply/clusterOperations';
+export { deleteBlockingPod, rolloutBlockOf } from './apply/unblockRollout';
+export type { UnblockRolloutResult } from './apply/unblockRollout';
 export {
   waitForReady,
   isReadyAsSimulated,

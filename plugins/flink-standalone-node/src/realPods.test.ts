@@ -12,6 +12,7 @@ import {
 } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyCluster } from './apply/applyCluster';
+import { deleteBlockingPod } from './apply/unblockRollout';
 import { waitForReady } from './apply/waitForReady';
 import type { ClusterRegistry } from './cluster/ClusterRegistry';
 import { FlinkObserver } from './service/FlinkObserver';
@@ -540,10 +541,20 @@ describe('a StatefulSet rollout on real pods', () => {
         // The controller has seen the revert and still leaves the broken pod in place.
         expect(revisionOf(await pod(victim))).not.toBe(goodRevision);
 
-        // The remedy the observer names: delete the pod; it comes back at the good revision.
-        await plane().client.delete(
-          `/api/v1/namespaces/${namespace}/pods/${victim}`,
+        // The remedy, as the backend's route runs it: only the named pod, then it comes back
+        // at the good revision.
+        const cluster = registry.get(TEST_CLUSTER);
+        await expect(
+          deleteBlockingPod(cluster, status, `${NAME}-taskmanager-0`),
+        ).rejects.toThrow(
+          `Pod ${NAME}-taskmanager-0 does not block a rollout of ${namespace}/${NAME} (the blocking pod is ${victim}): nothing was deleted`,
         );
+        expect(await deleteBlockingPod(cluster, status, victim)).toEqual({
+          pod: victim,
+          workload: `${NAME}-taskmanager`,
+          revision: expect.any(String),
+          updateRevision: goodRevision,
+        });
         const done = await waitFor(
           'the rollout complete',
           async () => {

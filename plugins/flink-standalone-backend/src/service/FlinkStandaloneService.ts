@@ -1,4 +1,5 @@
 import type {
+  AuditorService,
   BackstageCredentials,
   LoggerService,
 } from '@backstage/backend-plugin-api';
@@ -16,7 +17,9 @@ import {
   EntityFlinkStatusResponse,
   FlinkClusterLocation,
   ScaleResponse,
+  UnblockRolloutResponse,
   flinkStandaloneDeletePermission,
+  flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneStatusReadPermission,
   getFlinkClusterLocation,
@@ -24,6 +27,7 @@ import {
 import {
   FlinkKubernetesCluster,
   FlinkStandaloneClusterService,
+  deleteBlockingPod,
   deleteCluster,
   scaleTaskManagers,
 } from '@flink-standalone/plugin-flink-standalone-node';
@@ -42,6 +46,8 @@ export interface FlinkStandaloneServiceOptions {
   catalog: CatalogService;
   permissions: PermissionsService;
   logger: LoggerService;
+  /** Records the remedies that delete pods (who, which pod, why). */
+  auditor?: AuditorService;
 }
 
 /**
@@ -142,6 +148,50 @@ export class FlinkStandaloneService {
       `Scaled ${location.namespace}/${result.name} on ${cluster.name} from ${result.previousReplicas} to ${result.replicas} TaskManagers for ${stringifyEntityRef(ref)}`,
     );
     return result;
+  }
+
+  /**
+   * The remedy for a blocked StatefulSet rollout: deletes the pod the observer names, asked
+   * afresh (409 when it no longer blocks), and records who did it in the audit log.
+   */
+  async unblockRollout(
+    ref: EntityRefParts,
+    pod: string,
+    credentials: BackstageCredentials,
+  ): Promise<UnblockRolloutResponse> {
+    const { location, cluster } = await this.authorizedEntity(
+      ref,
+      flinkStandaloneRolloutUnblockPermission,
+      credentials,
+    );
+    const entityRef = stringifyEntityRef(ref);
+    const audit = await this.options.auditor?.createEvent({
+      eventId: 'rollout-unblock',
+      severityLevel: 'medium',
+      meta: {
+        entityRef,
+        cluster: cluster.name,
+        namespace: location.namespace,
+        pod,
+      },
+    });
+    try {
+      const observer = await this.options.clusters.getObserver();
+      const status = await observer.getStatus({
+        cluster: location.kubernetesCluster,
+        namespace: location.namespace,
+        name: location.name,
+      });
+      const result = await deleteBlockingPod(cluster, status, pod);
+      this.options.logger.info(
+        `Deleted pod ${location.namespace}/${pod} on ${cluster.name} to unblock the rollout of ${result.workload} (revision ${result.revision} → ${result.updateRevision}) for ${entityRef}`,
+      );
+      await audit?.success({ meta: { ...result } });
+      return result;
+    } catch (error) {
+      await audit?.fail({ error: error as Error });
+      throw error;
+    }
   }
 
   async delete(

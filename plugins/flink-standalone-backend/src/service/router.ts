@@ -53,6 +53,14 @@ const asFlag = (value: 'true' | 'false' | undefined) =>
 
 const renderBody = z.strictObject({ spec: z.unknown() });
 
+const unblockBody = z.strictObject({
+  pod: z
+    .string({ error: 'must be the name of the pod the status names' })
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, {
+      error: 'must be a pod name',
+    }),
+});
+
 /** Parses with zod; a failure is a 400 that names each field and its rule. */
 function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value);
@@ -101,6 +109,17 @@ export function createRouter({
       await service.delete(ref, options, await httpAuth.credentials(req)),
     );
   });
+
+  router.post(
+    '/entities/:namespace/:kind/:name/unblock-rollout',
+    async (req, res) => {
+      const ref = parse(entityParams, req.params, 'params');
+      const { pod } = parse(unblockBody, req.body, 'body');
+      res.json(
+        await service.unblockRollout(ref, pod, await httpAuth.credentials(req)),
+      );
+    },
+  );
 
   // A preview for forms: the manifests of a spec, or every problem with it (not an error).
   router.post('/render', async (req, res) => {

@@ -28,6 +28,7 @@ export function mockFlinkStandaloneApi(
     getEntityStatus,
     scaleTaskManagers: jest.fn(),
     deleteCluster: jest.fn(),
+    unblockRollout: jest.fn(),
     getClusters: jest.fn(),
   };
 }

@@ -5,6 +5,7 @@ import type {
   DeleteResponse,
   EntityFlinkStatusResponse,
   ScaleResponse,
+  UnblockRolloutResponse,
 } from '@flink-standalone/plugin-flink-standalone-common';
 
 /**
@@ -27,6 +28,11 @@ export interface FlinkStandaloneApi {
     entity: CompoundEntityRef,
     options: { deleteClaims: boolean },
   ): Promise<DeleteResponse>;
+  /** Deletes the pod the status names as blocking a StatefulSet rollout (409 for any other). */
+  unblockRollout(
+    entity: CompoundEntityRef,
+    pod: string,
+  ): Promise<UnblockRolloutResponse>;
   /** The Kubernetes clusters the backend can reach. */
   getClusters(): Promise<ClustersResponse>;
 }

@@ -7,6 +7,7 @@ import type {
   EntityFlinkStatusResponse,
   ScaleRequest,
   ScaleResponse,
+  UnblockRolloutResponse,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkStandaloneApi } from './FlinkStandaloneApi';
 
@@ -43,6 +44,17 @@ export class FlinkStandaloneClient implements FlinkStandaloneApi {
     return this.request<DeleteResponse>(
       `${entityPath(entity)}?deleteClaims=${options.deleteClaims}`,
       { method: 'DELETE' },
+    );
+  }
+
+  unblockRollout(entity: CompoundEntityRef, pod: string) {
+    return this.request<UnblockRolloutResponse>(
+      `${entityPath(entity)}/unblock-rollout`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ pod }),
+      },
     );
   }
 

@@ -1,10 +1,11 @@
 import type { CompoundEntityRef } from '@backstage/catalog-model';
-import { NotFoundError } from '@backstage/errors';
+import { ConflictError, NotFoundError } from '@backstage/errors';
 import type {
   ClustersResponse,
   DeleteResponse,
   EntityFlinkStatusResponse,
   ScaleResponse,
+  UnblockRolloutResponse,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkStandaloneApi } from '../api';
 
@@ -59,6 +60,24 @@ export class FakeFlinkStandaloneApi implements FlinkStandaloneApi {
       ),
       claimsDeleted: options.deleteClaims ? claims : [],
       claimsKept: options.deleteClaims ? [] : claims,
+    };
+  }
+
+  async unblockRollout(
+    entity: CompoundEntityRef,
+    pod: string,
+  ): Promise<UnblockRolloutResponse> {
+    const { status } = this.find(entity);
+    const workload = [status.jobManager, status.taskManager].find(
+      w => w?.rolloutBlocked?.pod === pod,
+    );
+    if (!workload)
+      throw new ConflictError(`Pod ${pod} does not block a rollout`);
+    return {
+      pod,
+      workload: workload.name,
+      revision: workload.rolloutBlocked!.revision,
+      updateRevision: workload.rolloutBlocked!.updateRevision,
     };
   }
 

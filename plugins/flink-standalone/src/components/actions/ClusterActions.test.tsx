@@ -7,6 +7,7 @@ import { mockApis } from '@backstage/test-utils';
 import {
   type FlinkClusterStatus,
   flinkStandaloneDeletePermission,
+  flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import {
@@ -257,5 +258,88 @@ describe('ClusterActions', () => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
     );
     expect(api.deleteCluster).not.toHaveBeenCalled();
+  });
+
+  describe('a blocked rollout', () => {
+    const blockedStatus = (): FlinkClusterStatus => {
+      const status = readyStatus(2);
+      status.taskManager = {
+        ...status.taskManager!,
+        rolloutComplete: false,
+        rolloutBlocked: {
+          pod: 'orders-taskmanager-1',
+          revision: 'orders-taskmanager-bad',
+          updateRevision: 'orders-taskmanager-good',
+          notReadySince: '2026-12-03T12:00:00Z',
+          deleteRequired: true,
+          message:
+            'the rollout stays blocked until pod orders-taskmanager-1 is deleted',
+        },
+      };
+      return status;
+    };
+
+    it('deletes the named pod after a confirmation that says what it costs', async () => {
+      const user = userEvent.setup();
+      const api = mockFlinkStandaloneApi(statusResponse());
+      api.unblockRollout.mockResolvedValue({
+        pod: 'orders-taskmanager-1',
+        workload: 'orders-taskmanager',
+        revision: 'orders-taskmanager-bad',
+        updateRevision: 'orders-taskmanager-good',
+      });
+      const { onChanged } = await renderActions({
+        api,
+        status: blockedStatus(),
+      });
+      await user.click(
+        await screen.findByRole('button', {
+          name: 'Unblock TaskManager rollout',
+        }),
+      );
+      const dialog = await screen.findByRole('dialog', {
+        name: 'Delete pod orders-taskmanager-1?',
+      });
+      expect(dialog).toHaveTextContent(
+        'the rollout stays blocked until pod orders-taskmanager-1 is deleted',
+      );
+      expect(dialog).toHaveTextContent('a running job fails over once');
+      await user.click(
+        within(dialog).getByRole('button', { name: 'Delete pod' }),
+      );
+      await waitFor(() => expect(onChanged).toHaveBeenCalled());
+      expect(api.unblockRollout).toHaveBeenCalledWith(
+        ENTITY_REF,
+        'orders-taskmanager-1',
+      );
+    });
+
+    it('is not offered without its permission, nor when nothing is blocked', async () => {
+      const authorize = jest.fn(({ permission }) =>
+        permission.name === flinkStandaloneRolloutUnblockPermission.name
+          ? AuthorizeResult.DENY
+          : AuthorizeResult.ALLOW,
+      );
+      await renderActions({
+        entityName: 'no-unblock',
+        status: blockedStatus(),
+        permissionApi: mockApis.permission({ authorize }),
+      });
+      expect(
+        await screen.findByRole('button', { name: 'Delete cluster' }),
+      ).toBeInTheDocument();
+      await waitFor(() =>
+        expect(authorize).toHaveBeenCalledWith(
+          expect.objectContaining({
+            permission: expect.objectContaining({
+              name: flinkStandaloneRolloutUnblockPermission.name,
+            }),
+          }),
+        ),
+      );
+      expect(
+        screen.queryByRole('button', { name: /Unblock/ }),
+      ).not.toBeInTheDocument();
+    });
   });
 });

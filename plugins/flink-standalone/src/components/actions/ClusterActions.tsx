@@ -9,12 +9,17 @@ import { usePermission } from '@backstage/plugin-permission-react';
 import {
   type FlinkClusterStatus,
   flinkStandaloneDeletePermission,
+  flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import { DeleteClusterButton } from './DeleteClusterButton';
 import { ScaleTaskManagersButton } from './ScaleTaskManagersButton';
+import { UnblockRolloutButton } from './UnblockRolloutButton';
 
-/** Scale and delete, each shown only to users allowed to do it on this entity. */
+/**
+ * Scale, delete and, while a StatefulSet rollout is blocked, its remedy: each shown only to
+ * users allowed to do it on this entity.
+ */
 export function ClusterActions(props: {
   entity: Entity;
   status: FlinkClusterStatus;
@@ -30,12 +35,29 @@ export function ClusterActions(props: {
     permission: flinkStandaloneDeletePermission,
     resourceRef,
   });
+  const unblock = usePermission({
+    permission: flinkStandaloneRolloutUnblockPermission,
+    resourceRef,
+  });
+  const blocked = [status.jobManager, status.taskManager].filter(
+    w => w?.rolloutBlocked,
+  );
   const entityRef = getCompoundEntityRef(entity);
   // Nothing to scale or delete before the cluster exists.
   const exists = Boolean(status.jobManager || status.taskManager);
-  if (!exists || (!scale.allowed && !remove.allowed)) return null;
+  const unblockable = unblock.allowed ? blocked : [];
+  if (!exists || (!scale.allowed && !remove.allowed && !unblockable.length))
+    return null;
   return (
     <Box display="flex" gridGap={8}>
+      {unblockable.map(workload => (
+        <UnblockRolloutButton
+          key={workload!.name}
+          entityRef={entityRef}
+          workload={workload!}
+          onUnblocked={onChanged}
+        />
+      ))}
       {scale.allowed && status.taskManager && (
         <ScaleTaskManagersButton
           entityRef={entityRef}

@@ -1,0 +1,79 @@
+import { ConflictError } from '@backstage/errors';
+import type {
+  FlinkClusterStatus,
+  RolloutBlock,
+  WorkloadStatus,
+} from '@flink-standalone/plugin-flink-standalone-common';
+import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
+import { resourcePath } from '../kube/resources';
+
+/**
+ * What deleting a rollout's blocking pod did.
+ *
+ * @public
+ */
+export interface UnblockRolloutResult {
+  /** The deleted pod; the controller recreates it at `updateRevision` on the same claim. */
+  pod: string;
+  workload: string;
+  revision?: string;
+  updateRevision: string;
+}
+
+/**
+ * The rollout block naming `pod` in a status, or a 409 that says why nothing will be deleted:
+ * the remedy applies to exactly the pod the observer names, not to any pod.
+ */
+export function rolloutBlockOf(
+  status: FlinkClusterStatus,
+  pod: string,
+): { workload: WorkloadStatus; block: RolloutBlock } {
+  for (const workload of [status.jobManager, status.taskManager]) {
+    const block = workload?.rolloutBlocked;
+    if (block?.pod === pod) return { workload: workload!, block };
+  }
+  const blocking = [status.jobManager, status.taskManager]
+    .map(w => w?.rolloutBlocked?.pod)
+    .filter(Boolean);
+  throw new ConflictError(
+    `Pod ${pod} does not block a rollout of ${status.namespace}/${status.name}` +
+      (blocking.length
+        ? ` (the blocking pod is ${blocking.join(', ')})`
+        : ' (no rollout is blocked)') +
+      ': nothing was deleted',
+  );
+}
+
+/**
+ * Deletes the pod that blocks a StatefulSet rollout, gracefully and only if it is still the
+ * pod the observer saw (uid precondition), so a pod the controller replaced meanwhile is left
+ * alone. This is the remedy for kubernetes/kubernetes#67250.
+ *
+ * @public
+ */
+export async function deleteBlockingPod(
+  cluster: FlinkKubernetesCluster,
+  status: FlinkClusterStatus,
+  pod: string,
+): Promise<UnblockRolloutResult> {
+  const { workload, block } = rolloutBlockOf(status, pod);
+  const path = resourcePath('Pod', status.namespace, pod);
+  const live = await cluster.http.json<{ metadata: { uid: string } }>({
+    path,
+  });
+  await cluster.http.json({
+    method: 'DELETE',
+    path,
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: live.metadata.uid },
+    },
+  });
+  return {
+    pod,
+    workload: workload.name,
+    revision: block.revision,
+    updateRevision: block.updateRevision,
+  };
+}
