@@ -195,10 +195,10 @@ describe('StatefulSet on the real control plane', () => {
     const all = await claims(ns);
     for (const name of ['data-keep-0', 'data-keep-1', 'data-keep-2']) {
       expect(all.get(name)?.status?.phase).toBe('Bound');
-      const owners = all.get(name)?.metadata.ownerReferences ?? [];
-      expect(owners.filter((o: { kind: string }) => o.kind === 'Pod')).toEqual(
-        [],
-      );
+      const owners = (all.get(name)?.metadata.ownerReferences ?? []) as {
+        kind: string;
+      }[];
+      expect(owners.filter(o => o.kind === 'Pod')).toEqual([]);
     }
   });
 
@@ -231,9 +231,9 @@ describe('StatefulSet on the real control plane', () => {
     await waitFor('the binder waiting for a consumer of "late"', async () => {
       const events = await client.list(`/api/v1/namespaces/${ns}/events`);
       return events.items.some(
-        (e: { involvedObject: { name: string }; reason: string }) =>
-          e.involvedObject.name === 'late' &&
-          e.reason === 'WaitForFirstConsumer',
+        e =>
+          (e.involvedObject as { name?: string } | undefined)?.name ===
+            'late' && e.reason === 'WaitForFirstConsumer',
       );
     });
     expect(

@@ -300,7 +300,10 @@ describe('EntityFlinkStandaloneContent', () => {
   });
 
   it('hides scale and delete without the permissions', async () => {
-    const authorize = jest.fn((): AuthorizeResult.DENY => AuthorizeResult.DENY);
+    const authorize = jest.fn(
+      (_request: { permission: { name: string } }): AuthorizeResult.DENY =>
+        AuthorizeResult.DENY,
+    );
     // Another entity: permission answers are cached per entity across renders.
     await renderContent(statusResponse(readyStatus(2)), {
       permissionApi: mockApis.permission({ authorize }),
@@ -310,10 +313,7 @@ describe('EntityFlinkStandaloneContent', () => {
     // Both answers given, and rendered: absence before them would prove nothing.
     await waitFor(() =>
       expect(
-        authorize.mock.calls.map(
-          ([request]) =>
-            (request as { permission: { name: string } }).permission.name,
-        ),
+        authorize.mock.calls.map(([request]) => request.permission.name),
       ).toEqual(
         expect.arrayContaining([
           'flink.standalone.scale',
