@@ -14,4 +14,10 @@ for dir in plugins/*/ packages/*/; do
   node -e 'process.exit(require(process.argv[1]).private ? 1 : 0)' "$PWD/${dir}package.json" &&
     packages+=("${dir%/}")
 done
-exec backstage-repo-tools api-reports "${mode[@]}" "${packages[@]}"
+# ae-wrong-input-file-type: a workspace package's "types" points at src/index.ts (Backstage's
+# layout, rewritten to dist on publish), so API Extractor meets one source file (the node
+# library's KubernetesApiError) while following a sibling package; the reports are unaffected.
+# ae-undocumented: not enforced yet (many members lack a doc comment); release tags and
+# forgotten exports are, as any other API Extractor warning.
+exec backstage-repo-tools api-reports "${mode[@]}" \
+  --omit-messages ae-wrong-input-file-type,ae-undocumented "${packages[@]}"

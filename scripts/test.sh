@@ -27,8 +27,23 @@ bash packages/testenv/images/build-images.sh build ${FLINK_STANDALONE_NODE_FLINK
 step "Chromium for the end-to-end browser test (Debian's package, installed once)"
 bash scripts/ensure-chromium.sh
 
-step "type check (tsc)"
-tsc --noEmit
+step "type check (tsc; also writes the declarations into dist-types for the package checks below)"
+tsc
+
+step "import cycles (dpdm): none in src, bench or scripts"
+bash scripts/check-cycles.sh
+
+step "formatting (prettier --check)"
+prettier --check --log-level warn .
+
+step "package metadata as backstage-cli repo fix --publish leaves it (pluginPackages, exports, files)"
+backstage-cli repo fix --check --publish
+
+step "API reports up to date (backstage-repo-tools api-reports --ci; npm run api-reports regenerates them)"
+bash scripts/api-reports.sh --ci
+
+step "packed packages: built, packed, installed outside the repo with their declared dependencies, type-checked with skipLibCheck false"
+tsx scripts/pack-check/packCheck.ts --skip-tsc
 
 step "lint"
 backstage-cli repo lint
