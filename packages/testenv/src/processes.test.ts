@@ -66,15 +66,15 @@ describe('waitFor', () => {
 
   it('throws a failed assertion at once', async () => {
     let calls = 0;
-    const failure = await waitFor(
-      'x',
-      () => {
-        calls += 1;
-        expect(calls).toBe(0);
-        return true;
-      },
-      { timeoutMs: 60_000, intervalMs: 1 },
-    ).catch(e => e);
+    const check = () => {
+      calls += 1;
+      expect(calls).toBe(0);
+      return true;
+    };
+    const failure = await waitFor('x', check, {
+      timeoutMs: 60_000,
+      intervalMs: 1,
+    }).catch(e => e);
     expect(String(failure)).toMatch(/toBe/);
     expect(calls).toBe(1);
   });

@@ -155,16 +155,15 @@ describe('renderCluster', () => {
       },
     };
     // Every object's keys reversed, maps included: YAML and JSON maps have no order.
-    const reversed = (value: unknown): unknown =>
-      Array.isArray(value)
-        ? value.map(reversed)
-        : typeof value === 'object' && value !== null
-          ? Object.fromEntries(
-              Object.entries(value)
-                .reverse()
-                .map(([k, v]) => [k, reversed(v)]),
-            )
-          : value;
+    const reversed = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(reversed);
+      if (typeof value !== 'object' || value === null) return value;
+      return Object.fromEntries(
+        Object.entries(value)
+          .reverse()
+          .map(([k, v]) => [k, reversed(v)]),
+      );
+    };
     const shuffled = reversed(input);
     expect(JSON.stringify(shuffled)).not.toBe(JSON.stringify(input));
     expect(toYaml(renderCluster(parseClusterSpec(shuffled)))).toBe(
