@@ -129,6 +129,10 @@ function entityRoutes(
     delete: request(server)
       .delete(entityPath(name))
       .set('Authorization', as(user)),
+    unblock: request(server)
+      .post(`${entityPath(name)}/unblock-rollout`)
+      .set('Authorization', as(user))
+      .send({ pod: `${name}-taskmanager-0` }),
   };
 }
 
@@ -161,6 +165,9 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
         .post(`${entityPath('orders-analytics')}/scale`)
         .send({ taskManagers: 1 }),
       request(server).delete(entityPath('orders-analytics')),
+      request(server)
+        .post(`${entityPath('orders-analytics')}/unblock-rollout`)
+        .send({ pod: 'orders-session-taskmanager-0' }),
       request(server).get(`${BASE}/clusters`),
       request(server).post(`${BASE}/render`).send({ spec: {} }),
     ]) {
@@ -173,12 +180,18 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
     const { server, proxy } = await start();
     const notFound = { status: 404, error: 'NotFoundError' };
     // The entity exists (its owner sees it), but the catalog hides it from HIDDEN.
+    const allNotFound = {
+      status: notFound,
+      scale: notFound,
+      delete: notFound,
+      unblock: notFound,
+    };
     expect(
       await answers(entityRoutes(server, 'orders-analytics', HIDDEN)),
-    ).toEqual({ status: notFound, scale: notFound, delete: notFound });
+    ).toEqual(allNotFound);
     expect(
       await answers(entityRoutes(server, 'no-such-component', OWNER)),
-    ).toEqual({ status: notFound, scale: notFound, delete: notFound });
+    ).toEqual(allNotFound);
     expect(proxy.requests).toEqual([]);
   });
 
@@ -187,13 +200,19 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
     const forbidden = { status: 403, error: 'NotAllowedError' };
     expect(
       await answers(entityRoutes(server, 'orders-analytics', NON_OWNER)),
-    ).toEqual({ status: forbidden, scale: forbidden, delete: forbidden });
+    ).toEqual({
+      status: forbidden,
+      scale: forbidden,
+      delete: forbidden,
+      unblock: forbidden,
+    });
     expect(
       await answers(entityRoutes(server, 'orders-analytics', READER)),
     ).toEqual({
       status: { status: 200 },
       scale: forbidden,
       delete: forbidden,
+      unblock: forbidden,
     });
     // Only the reader's status read reached Kubernetes (the watch cache's first lists).
     expect(proxy.requests.length).toBeGreaterThan(0);
@@ -423,7 +442,18 @@ describe('against a Flink cluster in the real control plane, with least privileg
       const routes = entityRoutes(server, 'orders-analytics', user);
       expect((await routes.scale).status).toBe(403);
       expect((await routes.delete).status).toBe(403);
+      expect((await routes.unblock).status).toBe(403);
     }
+    // The owner may unblock a rollout, but only of the pod the observer names: none here.
+    const notBlocking = await request(server)
+      .post(`${entityPath('orders-analytics')}/unblock-rollout`)
+      .set('Authorization', as(OWNER))
+      .send({ pod: 'orders-session-taskmanager-0' });
+    expect(notBlocking.status).toBe(409);
+    expect(notBlocking.body.error).toMatchObject({
+      name: 'ConflictError',
+      message: `Pod orders-session-taskmanager-0 does not block a rollout of ${namespace}/orders-session (no rollout is blocked): nothing was deleted`,
+    });
     expect(proxy.requests.filter(r => r.method !== 'GET').length).toBe(
       writesBefore,
     );

@@ -39,6 +39,7 @@ import permissionPlugin from '@backstage/plugin-permission-backend';
 import {
   fromYaml,
   flinkStandaloneDeletePermission,
+  flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneStatusReadPermission,
 } from '@flink-standalone/plugin-flink-standalone-common';
@@ -72,6 +73,7 @@ const FLINK_PERMISSIONS = [
   flinkStandaloneStatusReadPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneDeletePermission,
+  flinkStandaloneRolloutUnblockPermission,
 ];
 
 /**
