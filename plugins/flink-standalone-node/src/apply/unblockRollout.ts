@@ -23,6 +23,8 @@ export interface UnblockRolloutResult {
 /**
  * The rollout block naming `pod` in a status, or a 409 that says why nothing will be deleted:
  * the remedy applies to exactly the pod the observer names, not to any pod.
+ *
+ * @public
  */
 export function rolloutBlockOf(
   status: FlinkClusterStatus,
