@@ -37,12 +37,11 @@ export function rolloutBlockOf(
   const blocking = [status.jobManager, status.taskManager]
     .map(w => w?.rolloutBlocked?.pod)
     .filter(Boolean);
+  const which = blocking.length
+    ? `the blocking pod is ${blocking.join(', ')}`
+    : 'no rollout is blocked';
   throw new ConflictError(
-    `Pod ${pod} does not block a rollout of ${status.namespace}/${status.name}` +
-      (blocking.length
-        ? ` (the blocking pod is ${blocking.join(', ')})`
-        : ' (no rollout is blocked)') +
-      ': nothing was deleted',
+    `Pod ${pod} does not block a rollout of ${status.namespace}/${status.name} (${which}): nothing was deleted`,
   );
 }
 
