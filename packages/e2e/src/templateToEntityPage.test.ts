@@ -136,6 +136,8 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
     page,
     `${app.appUrl}/create/templates/default/flink-standalone-cluster`,
   );
+  // The form's bundle is loaded after sign-in, from the same (possibly rebuilding) dev server.
+  await page.locator('#root_name').waitFor({ timeout: 300_000 });
   await page.locator('#root_name').fill(form.name);
   const owner = page.locator('#root_owner');
   await owner.fill('streaming-team');
@@ -167,7 +169,7 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
   // Otherwise create it now, no repository (the example app registers the component itself).
   await page.getByRole('button', { name: 'Review' }).click();
   await page.getByRole('button', { name: 'Create' }).click();
-  await page.waitForURL(/\/create\/tasks\//);
+  await page.waitForURL(/\/create\/tasks\//, { waitUntil: 'commit' });
 }
 
 /** Creates a cluster from the template and opens its entity page once it is READY. */
