@@ -5,6 +5,10 @@ import { ConfigReader } from '@backstage/config';
 import { useControlPlane } from '@flink-standalone/testenv';
 import { backendToken } from '../__testUtils__/backendAccess';
 import { ClusterRegistry, FlinkKubernetesCluster } from './ClusterRegistry';
+import {
+  ConfigClusterSupplier,
+  ServiceAccountStrategy,
+} from './configClusters';
 
 /**
  * Each way config can describe a cluster, used against the real control plane: the API server
@@ -132,6 +136,51 @@ describe('ClusterRegistry connections, against the real API server', () => {
     expect(await whoAmI(current)).not.toMatch(/^system:serviceaccount:/);
     expect(() => registry('nope')).toThrow(
       `flinkStandalone cluster "kc": context "nope" is not in ${path}`,
+    );
+  });
+
+  it("in a pod: the mounted ServiceAccount's token (read per request, as Kubernetes rotates it) and CA", async () => {
+    const mount = mkdtempSync(join(tmpdir(), 'serviceaccount-'));
+    writeFileSync(join(mount, 'token'), token);
+    writeFileSync(join(mount, 'ca.crt'), plane().admin.ca);
+    const config = new ConfigReader({
+      kubernetes: {
+        clusterLocatorMethods: [
+          {
+            type: 'config',
+            // No token, no CA: what a backend running in the cluster it manages configures.
+            clusters: [{ name: 'in-cluster', url: plane().server }],
+          },
+        ],
+      },
+    });
+    const options = { serviceAccountDir: mount };
+    const cluster = ClusterRegistry.create({
+      config,
+      clusters: new ConfigClusterSupplier(config, options).clusters(),
+      authStrategies: new Map([
+        ['serviceAccount', new ServiceAccountStrategy(options)],
+      ]),
+    }).get('in-cluster');
+    opened.push(cluster);
+    expect(await whoAmI(cluster)).toMatch(/^system:serviceaccount:/);
+    // A rotated token is used from the next request on.
+    writeFileSync(join(mount, 'token'), plane().admin.token);
+    expect(await whoAmI(cluster)).not.toMatch(/^system:serviceaccount:/);
+  });
+
+  it('outside a pod, without a token: an error naming the cluster and the missing file', async () => {
+    const strategy = new ServiceAccountStrategy({
+      serviceAccountDir: join(dir, 'not-mounted'),
+    });
+    await expect(
+      strategy.getCredential({
+        name: 'prod',
+        url: plane().server,
+        authProvider: 'serviceAccount',
+      }),
+    ).rejects.toThrow(
+      `kubernetes cluster "prod": no serviceAccountToken is configured and the backend has no ServiceAccount token at ${join(dir, 'not-mounted', 'token')} (it does not run in a cluster)`,
     );
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
 import type {
@@ -10,8 +11,16 @@ import type {
 } from './extensions';
 
 /** Where Kubernetes mounts a pod's ServiceAccount token and the cluster's CA. */
-const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
-const IN_CLUSTER_CA = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+const IN_CLUSTER_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * Where the pod's ServiceAccount is mounted; only tests (and unusual mounts) change it.
+ *
+ * @public
+ */
+export interface InClusterOptions {
+  serviceAccountDir?: string;
+}
 
 /** Fields of a cluster entry that are not for the auth strategy. */
 const NOT_AUTH_METADATA = new Set([
@@ -35,7 +44,10 @@ function authMetadataOf(entry: Config): Record<string, string> {
 }
 
 /** One `kubernetes.clusterLocatorMethods[].clusters[]` entry, as the Kubernetes plugin reads it. */
-function detailsOf(entry: Config): FlinkClusterDetails {
+function detailsOf(
+  entry: Config,
+  serviceAccountDir: string,
+): FlinkClusterDetails {
   const authProvider =
     entry.getOptionalString('authProvider') ?? 'serviceAccount';
   const authMetadata = authMetadataOf(entry);
@@ -44,8 +56,9 @@ function detailsOf(entry: Config): FlinkClusterDetails {
   // The pod's own ServiceAccount: trust the CA Kubernetes mounts next to its token.
   const inCluster =
     authProvider === 'serviceAccount' && !authMetadata.serviceAccountToken;
-  if (inCluster && !caData && !caFile && existsSync(IN_CLUSTER_CA)) {
-    caFile = IN_CLUSTER_CA;
+  const inClusterCa = join(serviceAccountDir, 'ca.crt');
+  if (inCluster && !caData && !caFile && existsSync(inClusterCa)) {
+    caFile = inClusterCa;
   }
   return {
     name: entry.getString('name'),
@@ -65,7 +78,10 @@ function detailsOf(entry: Config): FlinkClusterDetails {
  * @public
  */
 export class ConfigClusterSupplier implements FlinkClusterSupplier {
-  constructor(private readonly config: Config) {}
+  constructor(
+    private readonly config: Config,
+    private readonly options: InClusterOptions = {},
+  ) {}
 
   /** Synchronous, for callers that build a registry without a backend. */
   clusters(): FlinkClusterDetails[] {
@@ -75,7 +91,9 @@ export class ConfigClusterSupplier implements FlinkClusterSupplier {
     )
       .filter(method => method.getString('type') === 'config')
       .flatMap(method =>
-        (method.getOptionalConfigArray('clusters') ?? []).map(detailsOf),
+        (method.getOptionalConfigArray('clusters') ?? []).map(entry =>
+          detailsOf(entry, this.options.serviceAccountDir ?? IN_CLUSTER_DIR),
+        ),
       );
   }
 
@@ -91,17 +109,23 @@ export class ConfigClusterSupplier implements FlinkClusterSupplier {
  * @public
  */
 export class ServiceAccountStrategy implements FlinkClusterAuthStrategy {
+  constructor(private readonly options: InClusterOptions = {}) {}
+
   async getCredential(
     cluster: FlinkClusterDetails,
   ): Promise<FlinkClusterCredential> {
     const configured = cluster.authMetadata?.serviceAccountToken;
     if (configured) return { type: 'bearer token', token: configured };
+    const tokenFile = join(
+      this.options.serviceAccountDir ?? IN_CLUSTER_DIR,
+      'token',
+    );
     try {
-      const token = (await readFile(IN_CLUSTER_TOKEN, 'utf8')).trim();
+      const token = (await readFile(tokenFile, 'utf8')).trim();
       return { type: 'bearer token', token };
     } catch {
       throw new InputError(
-        `kubernetes cluster "${cluster.name}": no serviceAccountToken is configured and the backend has no ServiceAccount token at ${IN_CLUSTER_TOKEN} (it does not run in a cluster)`,
+        `kubernetes cluster "${cluster.name}": no serviceAccountToken is configured and the backend has no ServiceAccount token at ${tokenFile} (it does not run in a cluster)`,
       );
     }
   }
