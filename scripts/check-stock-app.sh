@@ -165,7 +165,8 @@ import {
   isFlinkStandaloneAvailable,
 } from '@flink-standalone/plugin-flink-standalone';
 
-export const variants = [
+// Typed: tsc:full emits declarations, and an inferred type would name a nested package.
+export const variants: unknown[] = [
   flinkStandalonePlugin,
   EntityFlinkStandaloneCard,
   EntityFlinkStandaloneContent,
