@@ -178,6 +178,8 @@ EOF
 # and list it anyway), and the shipped template's catalog location, added to catalog.locations.
 cat > app-config.local.yaml <<'EOF'
 kubernetes:
+  serviceLocatorMethod:
+    type: multiTenant
   clusterLocatorMethods:
     - type: config
       clusters:
