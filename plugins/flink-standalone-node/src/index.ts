@@ -31,6 +31,7 @@ export {
   ConfigClusterSupplier,
   ServiceAccountStrategy,
 } from './cluster/configClusters';
+export type { InClusterOptions } from './cluster/configClusters';
 export { flinkUiUrlFor } from './cluster/flinkUiUrl';
 export { ClusterRegistry } from './cluster/ClusterRegistry';
 export type {
