@@ -35,6 +35,8 @@ const RBAC_FILE = path.resolve(
   '../../../examples/rbac/flink-standalone-backend.yaml',
 );
 const TASK_MANAGERS = 2;
+/** The permissions behind the tab's scale and delete buttons. */
+const OPERATIONS = ['flink.standalone.scale', 'flink.standalone.delete'];
 /** The widths the layout is checked at: a laptop's and a desktop monitor's. */
 const WIDTHS = [1280, 1920];
 
@@ -267,7 +269,10 @@ async function settledPermissions(
     }[] = JSON.parse(response.request().postData()!).items;
     const results: { id: string; result: string }[] = (await response.json())
       .items;
-    for (const item of asked.filter(a => a.resourceRef === entityRef)) {
+    for (const item of asked.filter(
+      a =>
+        a.resourceRef === entityRef && OPERATIONS.includes(a.permission.name),
+    )) {
       answers.set(
         item.permission.name,
         results.find(r => r.id === item.id)!.result,
@@ -289,7 +294,6 @@ async function settledPermissions(
 /** Collects the page's permission answers until both scale and delete of `entityRef` are in. */
 function permissionDecisions(page: Page, entityRef: string) {
   const seen: Response[] = [];
-  const wanted = ['flink.standalone.scale', 'flink.standalone.delete'];
   const asked = new Set<string>();
   return new Promise<Response[]>((resolve, reject) => {
     const timer = setTimeout(
@@ -304,7 +308,7 @@ function permissionDecisions(page: Page, entityRef: string) {
       if (mine.length === 0) return;
       seen.push(response);
       mine.forEach(i => asked.add(i.permission.name));
-      if (wanted.every(w => asked.has(w))) {
+      if (OPERATIONS.every(w => asked.has(w))) {
         clearTimeout(timer);
         resolve(seen);
       }
