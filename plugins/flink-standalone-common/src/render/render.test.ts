@@ -609,6 +609,15 @@ describe('renderCluster', () => {
       find<StatefulSet>(objects, 'StatefulSet', 'orders-taskmanager'),
     );
     expect(tm.readinessProbe!.tcpSocket).toEqual({ port: 'rpc' });
+    // A slow start (a busy node) is not killed by liveness: the startup probe gives 5 minutes.
+    for (const c of [jm, tm]) {
+      expect(c.startupProbe).toEqual({
+        tcpSocket: { port: 'rpc' },
+        periodSeconds: 5,
+        failureThreshold: 60,
+      });
+      expect(c.livenessProbe!.initialDelaySeconds).toBeUndefined();
+    }
     expect(tm.resources).toEqual({
       requests: { cpu: '2', memory: '4Gi' },
       limits: { cpu: '2', memory: '4Gi' },
