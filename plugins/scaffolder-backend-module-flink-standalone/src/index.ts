@@ -6,7 +6,11 @@
  */
 export { scaffolderModuleFlinkStandalone as default } from './module';
 export { createApplyAction, APPLY_ACTION_ID } from './actions/apply';
-export type { ApplyActionOptions } from './actions/apply';
+export type {
+  ApplyActionInput,
+  ApplyActionOptions,
+  ApplyActionOutput,
+} from './actions/apply';
 export { createRenderAction, RENDER_ACTION_ID } from './actions/render';
 export { createValidateAction, VALIDATE_ACTION_ID } from './actions/validate';
 export {

@@ -1,7 +1,10 @@
 import type { PermissionsService } from '@backstage/backend-plugin-api';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import { InputError } from '@backstage/errors';
-import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createTemplateAction,
+  type TemplateAction,
+} from '@backstage/plugin-scaffolder-node';
 import {
   ClusterConditionType,
   renderCluster,
@@ -99,7 +102,44 @@ function describeProgress(
  *
  * @public
  */
-export function createApplyAction(options: ApplyActionOptions) {
+/**
+ * The apply action's input, as its schema defines it (a type, not an interface: a
+ * template action's input and output must be JSON objects).
+ *
+ * @public
+ */
+export type ApplyActionInput = {
+  cluster: string;
+  entityRef: string;
+  manifestsPath?: string;
+  waitForReady?: boolean;
+  timeoutSeconds?: number;
+  force?: boolean;
+  recreate?: boolean;
+  flinkUiUrl?: string;
+  spec?: Record<string, any>;
+  specFile?: string;
+};
+
+/**
+ * The apply action's output, as its schema defines it. Named, so the API report does not
+ * depend on the order in which the compiler prints an inferred type's members.
+ *
+ * @public
+ */
+export type ApplyActionOutput = {
+  name: string;
+  namespace: string;
+  dryRun: boolean;
+  objects: { kind: string; name: string; namespace?: string; action: string }[];
+  flinkUiUrl?: string;
+  state?: string;
+  summary?: string;
+};
+
+export function createApplyAction(
+  options: ApplyActionOptions,
+): TemplateAction<ApplyActionInput, ApplyActionOutput, 'v2'> {
   return createTemplateAction({
     id: APPLY_ACTION_ID,
     description:
