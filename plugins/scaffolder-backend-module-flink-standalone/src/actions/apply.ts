@@ -97,12 +97,6 @@ function describeProgress(
 }
 
 /**
- * Server-side applies a Flink cluster and waits until it is READY. A dry-run template run
- * does a server-side dry run. Permission and namespace are checked before Kubernetes is called.
- *
- * @public
- */
-/**
  * The apply action's input, as its schema defines it (a type, not an interface: a
  * template action's input and output must be JSON objects).
  *
@@ -137,6 +131,12 @@ export type ApplyActionOutput = {
   summary?: string;
 };
 
+/**
+ * Server-side applies a Flink cluster and waits until it is READY. A dry-run template run
+ * does a server-side dry run. Permission and namespace are checked before Kubernetes is called.
+ *
+ * @public
+ */
 export function createApplyAction(
   options: ApplyActionOptions,
 ): TemplateAction<ApplyActionInput, ApplyActionOutput, 'v2'> {
