@@ -171,7 +171,11 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
   // Otherwise create it now, no repository (the example app registers the component itself).
   await page.getByRole('button', { name: 'Review' }).click();
   await page.getByRole('button', { name: 'Create' }).click();
-  await page.waitForURL(/\/create\/tasks\//, { waitUntil: 'commit' });
+  // As every page wait here: a loaded machine can take minutes to create the task.
+  await page.waitForURL(/\/create\/tasks\//, {
+    waitUntil: 'commit',
+    timeout: 300_000,
+  });
 }
 
 /** Creates a cluster from the template and opens its entity page once it is READY. */

@@ -460,16 +460,8 @@ describe('local recovery on the real node', () => {
       expect(replacement).toBeDefined();
       const restored = await restoreLinesOf(replacement!.metadata.name!);
       expect(restored.some(line => LOCAL_STATE_HANDLE.test(line))).toBe(false);
-      const status = await statusWhere(
-        'the observer naming where the replacement restored from',
-        s =>
-          s.pods.find(p => p.name === replacement!.metadata.name)
-            ?.restoredFrom !== undefined,
-      );
-      expect(
-        status.pods.find(p => p.name === replacement!.metadata.name)
-          ?.restoredFrom,
-      ).toBe('remote');
+      // Not checked through the observer: a Deployment pod's resource id is random, so the
+      // observer cannot tell which pod a TaskManager of `flink.lastRestore` is (see the README).
     },
     RESTART_AND_RESTORE_TIMEOUT_MS,
   );
