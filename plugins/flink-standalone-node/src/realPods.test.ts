@@ -136,9 +136,27 @@ async function describeNamespace(): Promise<string> {
   const eventLines = events.items
     .slice(-15)
     .map(e => `${(e as any).reason}: ${(e as any).message}`);
-  return ['--- pods ---', ...podLines, '--- events ---', ...eventLines].join(
-    '\n',
+  return [
+    '--- pods ---',
+    ...podLines,
+    '--- events ---',
+    ...eventLines,
+    ...(await restartedContainerLogs(pods.items)),
+  ].join('\n');
+}
+
+/** The end of the previous run's log of every container that restarted: why it exited. */
+async function restartedContainerLogs(pods: KubeObject[]): Promise<string[]> {
+  const logs = pods.flatMap(p =>
+    (p.status?.containerStatuses ?? [])
+      .filter((c: any) => c.restartCount > 0)
+      .map(async (c: any) => {
+        const path = `/api/v1/namespaces/${namespace}/pods/${p.metadata.name}/log?container=${c.name}&previous=true&tailLines=40`;
+        const { text } = await plane().client.raw('GET', path);
+        return `--- previous log of ${p.metadata.name}/${c.name} ---\n${text}`;
+      }),
   );
+  return Promise.all(logs);
 }
 
 async function pod(name: string): Promise<KubeObject> {

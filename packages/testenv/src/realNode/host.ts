@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../processes';
 
@@ -40,6 +41,9 @@ function attempt(command: string, args: string[]): boolean {
   }
 }
 
+/** Marks the rules a real node adds, so that a later one finds those a killed node left. */
+const RULE_COMMENT = 'flink-standalone-testenv';
+
 /** The DNAT rule that stands in for kube-proxy for the one ClusterIP pods need: the API server's. */
 function apiServiceRule(net: HostNetwork): string[] {
   return [
@@ -59,7 +63,7 @@ function apiServiceRule(net: HostNetwork): string[] {
     '-m',
     'comment',
     '--comment',
-    'flink-standalone-testenv',
+    RULE_COMMENT,
   ];
 }
 
@@ -77,6 +81,47 @@ export function setUpHostNetwork(net: HostNetwork): void {
   fs.writeFileSync(`/proc/sys/net/ipv4/conf/${BRIDGE}/route_localnet`, '1');
   run('iptables', ['-t', 'nat', '-A', ...apiServiceRule(net)]);
 }
+
+/**
+ * What a real node killed without its cleanup (SIGKILL, a lost session) left on the host: DNAT
+ * rules to another API server port (the first one would take pods' API traffic to a dead port)
+ * and mounts under another node's folder. Called with the lock held, so no other real node can
+ * own them; the live node's own rule and folder are kept. Answers what it removed.
+ */
+export function clearDeadNodeLeftovers(live: {
+  workDir: string;
+  apiServerPort: number;
+}): string[] {
+  const rules = run('iptables', ['-t', 'nat', '-S', 'PREROUTING'])
+    .split('\n')
+    .filter(
+      line =>
+        line.includes(`--comment ${RULE_COMMENT}`) &&
+        !line.includes(`--to-destination 127.0.0.1:${live.apiServerPort}`),
+    );
+  for (const rule of rules) {
+    attempt('iptables', [
+      '-t',
+      'nat',
+      ...rule.replace(/^-A /, '-D ').trim().split(/\s+/),
+    ]);
+  }
+  const deadFolders = new Set(
+    mountsUnder(os.tmpdir())
+      .map(point => NODE_FOLDER.exec(point)?.[0])
+      .filter(
+        (dir): dir is string => dir !== undefined && dir !== live.workDir,
+      ),
+  );
+  for (const dir of deadFolders) unmountAll(dir);
+  return [
+    ...rules.map(rule => `iptables rule ${rule}`),
+    ...[...deadFolders].map(dir => `mounts under ${dir}`),
+  ];
+}
+
+/** A real node's folder inside a control plane's work folder (see nodeLayout). */
+const NODE_FOLDER = /^.*\/flink-standalone-k8s-[^/]+\/node(?=\/|$)/;
 
 /** Undoes setUpHostNetwork; whatever is already gone is skipped. */
 export function tearDownHostNetwork(net: HostNetwork): void {

@@ -28,6 +28,7 @@ import {
 } from './config';
 import {
   cleanUpRealNodeHost,
+  clearDeadNodeLeftovers,
   HostNetwork,
   releaseRealNodeLock,
   takeRealNodeLock,
@@ -241,6 +242,12 @@ export async function startRealNode(
     DEFAULT_NODE_FLINK_VERSIONS;
   takeRealNodeLock();
   const layout = nodeLayout(plane.workDir);
+  for (const leftover of clearDeadNodeLeftovers({
+    workDir: layout.dir,
+    apiServerPort: plane.apiServerPort,
+  })) {
+    plane.log(`removed what a killed real node left: ${leftover}`);
+  }
   const network: HostNetwork = {
     nodeAddress: NODE_ADDRESS,
     apiServiceIp: '10.0.0.1',

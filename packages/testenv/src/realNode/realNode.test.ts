@@ -1,6 +1,10 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { KubeObject } from '../kubeClient';
 import { waitFor } from '../processes';
+import { clearDeadNodeLeftovers, mountsUnder } from './host';
 import { createRealNodeNamespace, useControlPlane } from '../shared';
 import { headlessService, isPodReady } from '../testHelpers';
 
@@ -144,10 +148,13 @@ describe('the real node', () => {
   });
 
   it('answers cluster DNS names: a headless Service and one StatefulSet pod', async () => {
+    // A pod's own record follows its EndpointSlice, which may lag the container start: ask again
+    // until it answers (10 s at most), as a resolver's retries would.
     const script = [
-      'getent hosts "resolver.$NAMESPACE.svc.cluster.local" | head -1',
-      'getent hosts "resolver-0.resolver" | head -1',
-      'getent hosts "kubernetes.default" | head -1',
+      'lookup() { for i in $(seq 50); do getent hosts "$1" && return; sleep 0.2; done; }',
+      'lookup "resolver.$NAMESPACE.svc.cluster.local" | head -1',
+      'lookup "resolver-0.resolver" | head -1',
+      'lookup "kubernetes.default" | head -1',
       'touch /tmp/ready',
       'exec sleep infinity',
     ].join('; ');
@@ -236,5 +243,53 @@ describe('the real node', () => {
     await plane().client.delete(
       `/api/v1/persistentvolumes/${retainedPv.metadata.name}`,
     );
+  });
+
+  it("removes what a killed node left (a DNAT rule to a dead API server, mounts in its folder) and keeps the live node's", async () => {
+    const deadDir = fs.mkdtempSync(
+      path.join(os.tmpdir(), 'flink-standalone-k8s-killed-'),
+    );
+    const deadNode = path.join(deadDir, 'node');
+    const deadMount = path.join(deadNode, 'pod-volume');
+    fs.mkdirSync(deadMount, { recursive: true });
+    const deadRule = `-A PREROUTING -d 10.0.0.1/32 -i fsbr0 -p tcp -m tcp --dport 443 -m comment --comment flink-standalone-testenv -j DNAT --to-destination 127.0.0.1:1`;
+    const nat = () =>
+      execFileSync('iptables', ['-t', 'nat', '-S', 'PREROUTING'], {
+        encoding: 'utf8',
+      });
+    const live = {
+      // The shared plane's folder holds its kubeconfig; its node's folder is beside it.
+      workDir: path.join(path.dirname(plane().kubeconfigPath), 'node'),
+      apiServerPort: Number(new URL(plane().server).port),
+    };
+    const liveRules = nat()
+      .split('\n')
+      .filter(line => line.includes(`127.0.0.1:${live.apiServerPort}`));
+    expect(liveRules).toHaveLength(1);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', 'tmpfs', deadMount]);
+      execFileSync('iptables', ['-t', 'nat', ...deadRule.split(' ')]);
+
+      expect(clearDeadNodeLeftovers(live)).toEqual([
+        `iptables rule ${deadRule}`,
+        `mounts under ${deadNode}`,
+      ]);
+      expect(nat()).not.toMatch(/127\.0\.0\.1:1$/m);
+      expect(mountsUnder(deadDir)).toEqual([]);
+      // The live node's rule and mounts are untouched.
+      expect(nat()).toContain(liveRules[0]);
+      expect(mountsUnder(live.workDir).length).toBeGreaterThan(0);
+    } finally {
+      // Whatever the function under test left: the test must not leave it either.
+      const undo = (command: string, args: string[]) =>
+        spawnSync(command, args, { stdio: 'ignore' });
+      undo('umount', ['-l', deadMount]);
+      undo('iptables', [
+        '-t',
+        'nat',
+        ...deadRule.replace('-A ', '-D ').split(' '),
+      ]);
+      fs.rmSync(deadDir, { recursive: true, force: true });
+    }
   });
 });
