@@ -166,16 +166,31 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
       .getByRole('option', { name: /Put the manifests in a new repository/ })
       .click();
     await page.getByLabel(/^Owner\b/).fill(form.gitops.owner);
-    await page.getByLabel(/^Repository\b/).fill(form.gitops.repo);
+    const repository = page.getByLabel(/^Repository\b/);
+    await repository.fill(form.gitops.repo);
+    // The picker's repository field is a free-text autocomplete: it takes the text on blur.
+    await repository.press('Tab');
   }
   // Otherwise create it now, no repository (the example app registers the component itself).
   await page.getByRole('button', { name: 'Review' }).click();
-  await page.getByRole('button', { name: 'Create' }).click();
-  // As every page wait here: a loaded machine can take minutes to create the task.
-  await page.waitForURL(/\/create\/tasks\//, {
-    waitUntil: 'commit',
-    timeout: 300_000,
-  });
+  try {
+    // Exactly: "How the cluster is created" (the delivery select) is a button too.
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    // As every page wait here: a loaded machine can take minutes to create the task.
+    await page.waitForURL(/\/create\/tasks\//, {
+      waitUntil: 'commit',
+      timeout: 300_000,
+    });
+  } catch (error) {
+    // What the form says instead (a field error, a refused request) is the reason.
+    await page.screenshot({
+      path: path.join(SCREENSHOTS, `create-${form.name}-failed.png`),
+      fullPage: true,
+    });
+    throw new Error(
+      `${(error as Error).message}\nthe page says:\n${await page.locator('body').innerText()}`,
+    );
+  }
 }
 
 /** Creates a cluster from the template and opens its entity page once it is READY. */
