@@ -82,6 +82,9 @@ export function setUpHostNetwork(net: HostNetwork): void {
   run('iptables', ['-t', 'nat', '-A', ...apiServiceRule(net)]);
 }
 
+/** A real node's folder inside a control plane's work folder (see nodeLayout). */
+const NODE_FOLDER = /^.*\/flink-standalone-k8s-[^/]+\/node(?=\/|$)/;
+
 /**
  * What a real node killed without its cleanup (SIGKILL, a lost session) left on the host: DNAT
  * rules to another API server port (the first one would take pods' API traffic to a dead port)
@@ -119,9 +122,6 @@ export function clearDeadNodeLeftovers(live: {
     ...[...deadFolders].map(dir => `mounts under ${dir}`),
   ];
 }
-
-/** A real node's folder inside a control plane's work folder (see nodeLayout). */
-const NODE_FOLDER = /^.*\/flink-standalone-k8s-[^/]+\/node(?=\/|$)/;
 
 /** Undoes setUpHostNetwork; whatever is already gone is skipped. */
 export function tearDownHostNetwork(net: HostNetwork): void {
