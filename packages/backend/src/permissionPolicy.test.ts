@@ -11,6 +11,7 @@ import type { PolicyQueryUser } from '@backstage/plugin-permission-node';
 import {
   flinkStandaloneApplyPermission,
   flinkStandaloneDeletePermission,
+  flinkStandalonePodForceDeletePermission,
   flinkStandaloneScalePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneStatusReadPermission,
@@ -125,6 +126,18 @@ describe('FlinkStandaloneExamplePolicy', () => {
       expect((await decide(permission)).result).toBe(AuthorizeResult.DENY);
     },
   );
+
+  it('lets only the platform team force-delete a pod stuck on a lost node, owners included out', async () => {
+    expect(
+      (await decide(flinkStandalonePodForceDeletePermission, PLATFORM_ADMIN))
+        .result,
+    ).toBe(AuthorizeResult.ALLOW);
+    for (const who of [STREAMING_DEVELOPER, OUTSIDER, VIEWER, undefined]) {
+      expect(
+        (await decide(flinkStandalonePodForceDeletePermission, who)).result,
+      ).toBe(AuthorizeResult.DENY);
+    }
+  });
 
   it('allows what is not Flink Standalone (a demo app)', async () => {
     // The catalog's read permission, as the catalog defines it.

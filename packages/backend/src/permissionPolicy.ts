@@ -15,6 +15,7 @@ import {
 import {
   flinkStandaloneApplyPermission,
   flinkStandaloneDeletePermission,
+  flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneStatusReadPermission,
@@ -38,6 +39,8 @@ const OPERATIONS = [
  *   the read-only ones; a conditional decision could not be evaluated on a missing entity;
  * - scale, delete and unblocking a rollout: the platform team on every entity, other users on entities their groups
  *   (or they) own, read-only users never;
+ * - force-deleting a pod stuck on a lost node: the platform team only (only they can know that
+ *   the node is really gone, and a wrong guess runs two TaskManagers on one claim);
  * - everything else is allowed (a demo app).
  */
 export class FlinkStandaloneExamplePolicy implements PermissionPolicy {
@@ -55,9 +58,19 @@ export class FlinkStandaloneExamplePolicy implements PermissionPolicy {
         result: readOnly ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
       };
     }
+    const ownership = user?.info.ownershipEntityRefs ?? [];
+    if (
+      isPermission(request.permission, flinkStandalonePodForceDeletePermission)
+    ) {
+      return {
+        result:
+          !readOnly && ownership.includes(PLATFORM_GROUP)
+            ? AuthorizeResult.ALLOW
+            : AuthorizeResult.DENY,
+      };
+    }
     const operation = OPERATIONS.find(p => isPermission(request.permission, p));
     if (!operation) return { result: AuthorizeResult.ALLOW };
-    const ownership = user?.info.ownershipEntityRefs ?? [];
     if (readOnly) return { result: AuthorizeResult.DENY };
     if (ownership.includes(PLATFORM_GROUP))
       return { result: AuthorizeResult.ALLOW };

@@ -137,12 +137,17 @@ export class Faults {
 
   /**
    * Deletes the pod while a finalizer holds it: it stays Terminating (deletionTimestamp set)
-   * until releaseTerminating() is called.
+   * until releaseTerminating() is called. With `{ finalizer: false }`, only its node holds it,
+   * as a lost kubelet that never confirms the containers stopped: a force delete removes it.
    */
-  async stickTerminating(namespace: string, name: string): Promise<KubeObject> {
+  async stickTerminating(
+    namespace: string,
+    name: string,
+    { finalizer = true }: { finalizer?: boolean } = {},
+  ): Promise<KubeObject> {
     await this.client.patch(podPath(namespace, name), {
       metadata: {
-        finalizers: [STUCK_FINALIZER],
+        ...(finalizer && { finalizers: [STUCK_FINALIZER] }),
         // kwok would otherwise finish the deletion by clearing finalizers, as a kubelet does.
         annotations: { [KWOK_CUSTOM_STATUS_ANNOTATION]: 'custom' },
       },

@@ -24,6 +24,7 @@ import {
   HIDDEN,
   NON_OWNER,
   OWNER,
+  PLATFORM,
   READER,
   TEST_CLUSTER,
   as,
@@ -133,6 +134,10 @@ function entityRoutes(
       .post(`${entityPath(name)}/unblock-rollout`)
       .set('Authorization', as(user))
       .send({ pod: `${name}-taskmanager-0` }),
+    forceDelete: request(server)
+      .post(`${entityPath(name)}/force-delete-pod`)
+      .set('Authorization', as(user))
+      .send({ pod: `${name}-taskmanager-0` }),
   };
 }
 
@@ -168,6 +173,9 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
       request(server)
         .post(`${entityPath('orders-analytics')}/unblock-rollout`)
         .send({ pod: 'orders-session-taskmanager-0' }),
+      request(server)
+        .post(`${entityPath('orders-analytics')}/force-delete-pod`)
+        .send({ pod: 'orders-session-taskmanager-0' }),
       request(server).get(`${BASE}/clusters`),
       request(server).post(`${BASE}/render`).send({ spec: {} }),
     ]) {
@@ -185,6 +193,7 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
       scale: notFound,
       delete: notFound,
       unblock: notFound,
+      forceDelete: notFound,
     };
     expect(
       await answers(entityRoutes(server, 'orders-analytics', HIDDEN)),
@@ -205,6 +214,7 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
       scale: forbidden,
       delete: forbidden,
       unblock: forbidden,
+      forceDelete: forbidden,
     });
     expect(
       await answers(entityRoutes(server, 'orders-analytics', READER)),
@@ -213,6 +223,7 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
       scale: forbidden,
       delete: forbidden,
       unblock: forbidden,
+      forceDelete: forbidden,
     });
     // Only the reader's status read reached Kubernetes (the watch cache's first lists).
     expect(proxy.requests.length).toBeGreaterThan(0);
@@ -292,9 +303,12 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
 
   it('answers 403 for a namespace outside the allowed list, on every entity route', async () => {
     const { server, proxy } = await start();
-    for (const [route, req] of Object.entries(
-      entityRoutes(server, 'outside', OWNER),
-    )) {
+    const routes = {
+      ...entityRoutes(server, 'outside', OWNER),
+      // The platform team's own route, asked by the platform team.
+      forceDelete: entityRoutes(server, 'outside', PLATFORM).forceDelete,
+    };
+    for (const [route, req] of Object.entries(routes)) {
       const response = await req;
       expect({ route, status: response.status }).toEqual({
         route,
@@ -443,7 +457,23 @@ describe('against a Flink cluster in the real control plane, with least privileg
       expect((await routes.scale).status).toBe(403);
       expect((await routes.delete).status).toBe(403);
       expect((await routes.unblock).status).toBe(403);
+      expect((await routes.forceDelete).status).toBe(403);
     }
+    // Force delete is the platform team's alone: the owner is refused too.
+    expect(
+      (await entityRoutes(server, 'orders-analytics', OWNER).forceDelete)
+        .status,
+    ).toBe(403);
+    // The platform team may force-delete only a pod stuck on a NotReady node: none here.
+    const notLost = await request(server)
+      .post(`${entityPath('orders-analytics')}/force-delete-pod`)
+      .set('Authorization', as(PLATFORM))
+      .send({ pod: 'orders-session-taskmanager-0' });
+    expect(notLost.status).toBe(409);
+    expect(notLost.body.error).toMatchObject({
+      name: 'ConflictError',
+      message: `Pod orders-session-taskmanager-0 of ${namespace}/orders-session is not stuck Terminating on a NotReady node (no pod is stuck Terminating on a NotReady node): nothing was deleted`,
+    });
     // The owner may unblock a rollout, but only of the pod the observer names: none here.
     const notBlocking = await request(server)
       .post(`${entityPath('orders-analytics')}/unblock-rollout`)

@@ -60,6 +60,21 @@ export interface UnblockRolloutResponse {
 }
 
 /**
+ * `POST /entities/:namespace/:kind/:name/force-delete-pod` with `{ "pod": "<name>" }`:
+ * force-deletes that pod if, and only if, the observer shows it stuck Terminating on a NotReady
+ * node (409 otherwise).
+ *
+ * @public
+ */
+export interface ForceDeletePodResponse {
+  pod: string;
+  /** The NotReady node the pod was bound to. */
+  node: string;
+  /** When its deletion was asked (ISO). */
+  terminatingSince?: string;
+}
+
+/**
  * `GET /clusters`
  *
  * @public

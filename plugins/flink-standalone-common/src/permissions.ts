@@ -50,6 +50,20 @@ export const flinkStandaloneRolloutUnblockPermission = createPermission({
   resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
 });
 
+/**
+ * Force-deleting a pod stuck Terminating on a NotReady node, so that its StatefulSet creates
+ * the ordinal again. Safe only when the node is really gone (its containers may otherwise still
+ * run and write the same claim): a policy grants it to the people who can know, e.g. the
+ * platform team, not to every owner.
+ *
+ * @public
+ */
+export const flinkStandalonePodForceDeletePermission = createPermission({
+  name: 'flink.standalone.pod.forceDelete',
+  attributes: { action: 'delete' },
+  resourceType: RESOURCE_TYPE_CATALOG_ENTITY,
+});
+
 /** @public */
 export const flinkStandalonePermissions = [
   flinkStandaloneStatusReadPermission,
@@ -57,4 +71,5 @@ export const flinkStandalonePermissions = [
   flinkStandaloneScalePermission,
   flinkStandaloneDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
+  flinkStandalonePodForceDeletePermission,
 ];

@@ -80,6 +80,7 @@ export type {
 } from './apply/clusterOperations';
 export { deleteBlockingPod, rolloutBlockOf } from './apply/unblockRollout';
 export type { UnblockRolloutResult } from './apply/unblockRollout';
+export { forceDeleteLostPod, lostPodOf } from './apply/forceDeleteLostPod';
 export {
   waitForReady,
   isReadyAsSimulated,

@@ -39,6 +39,7 @@ import permissionPlugin from '@backstage/plugin-permission-backend';
 import {
   fromYaml,
   flinkStandaloneDeletePermission,
+  flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneStatusReadPermission,
@@ -63,6 +64,8 @@ export const OWNER = 'user:default/owner';
 export const NON_OWNER = 'user:default/other';
 /** Reads every status, may not scale or delete. */
 export const READER = 'user:default/reader';
+/** The platform team: the only one who may force-delete a pod stuck on a lost node. */
+export const PLATFORM = 'user:default/platform';
 /** May not read the entities from the catalog at all (catalog.entity.read denied). */
 export const HIDDEN = 'user:default/hidden';
 
@@ -78,8 +81,9 @@ const FLINK_PERMISSIONS = [
 
 /**
  * The test policy: the example app's shape (owners operate their own entities through the
- * catalog's `isEntityOwner` condition, readers only read), with status reads owner-only too so
- * the conditional decision reaches every entity route, and catalog reads denied to HIDDEN.
+ * catalog's `isEntityOwner` condition, readers only read, force delete for the platform team
+ * only), with status reads owner-only too so the conditional decision reaches every entity
+ * route, and catalog reads denied to HIDDEN.
  */
 export class TestPolicy implements PermissionPolicy {
   async handle(
@@ -91,6 +95,14 @@ export class TestPolicy implements PermissionPolicy {
       return {
         result:
           userRef === HIDDEN ? AuthorizeResult.DENY : AuthorizeResult.ALLOW,
+      };
+    }
+    if (
+      isPermission(query.permission, flinkStandalonePodForceDeletePermission)
+    ) {
+      return {
+        result:
+          userRef === PLATFORM ? AuthorizeResult.ALLOW : AuthorizeResult.DENY,
       };
     }
     const flink = FLINK_PERMISSIONS.find(p =>

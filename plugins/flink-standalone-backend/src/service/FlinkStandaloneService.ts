@@ -16,9 +16,12 @@ import {
   DeleteResponse,
   EntityFlinkStatusResponse,
   FlinkClusterLocation,
+  FlinkClusterStatus,
+  ForceDeletePodResponse,
   ScaleResponse,
   UnblockRolloutResponse,
   flinkStandaloneDeletePermission,
+  flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneStatusReadPermission,
@@ -29,6 +32,7 @@ import {
   FlinkStandaloneClusterService,
   deleteBlockingPod,
   deleteCluster,
+  forceDeleteLostPod,
   scaleTaskManagers,
 } from '@flink-standalone/plugin-flink-standalone-node';
 
@@ -159,15 +163,64 @@ export class FlinkStandaloneService {
     pod: string,
     credentials: BackstageCredentials,
   ): Promise<UnblockRolloutResponse> {
+    return this.podRemedy(ref, pod, credentials, {
+      permission: flinkStandaloneRolloutUnblockPermission,
+      eventId: 'rollout-unblock',
+      severityLevel: 'medium',
+      remedy: deleteBlockingPod,
+      done: result =>
+        `Deleted pod ${pod} to unblock the rollout of ${result.workload} (revision ${result.revision} → ${result.updateRevision})`,
+    });
+  }
+
+  /**
+   * The remedy for a pod stuck Terminating on a lost node: force-deletes it when the observer,
+   * asked afresh, shows it stuck on a NotReady node (409 otherwise); audited at high severity.
+   */
+  async forceDeletePod(
+    ref: EntityRefParts,
+    pod: string,
+    credentials: BackstageCredentials,
+  ): Promise<ForceDeletePodResponse> {
+    return this.podRemedy(ref, pod, credentials, {
+      permission: flinkStandalonePodForceDeletePermission,
+      eventId: 'pod-force-delete',
+      severityLevel: 'high',
+      remedy: forceDeleteLostPod,
+      done: result =>
+        `Force-deleted pod ${pod}, stuck Terminating on NotReady node ${result.node}`,
+    });
+  }
+
+  /**
+   * One remedy on one pod: authorized for the entity, judged against a fresh status, logged with
+   * who asked, and an audit event whatever the outcome.
+   */
+  private async podRemedy<T extends object>(
+    ref: EntityRefParts,
+    pod: string,
+    credentials: BackstageCredentials,
+    how: {
+      permission: ResourcePermission<'catalog-entity'>;
+      eventId: string;
+      severityLevel: 'medium' | 'high';
+      remedy: (
+        cluster: FlinkKubernetesCluster,
+        status: FlinkClusterStatus,
+        pod: string,
+      ) => Promise<T>;
+      done: (result: T) => string;
+    },
+  ): Promise<T> {
     const { location, cluster } = await this.authorizedEntity(
       ref,
-      flinkStandaloneRolloutUnblockPermission,
+      how.permission,
       credentials,
     );
     const entityRef = stringifyEntityRef(ref);
     const audit = await this.options.auditor?.createEvent({
-      eventId: 'rollout-unblock',
-      severityLevel: 'medium',
+      eventId: how.eventId,
+      severityLevel: how.severityLevel,
       meta: {
         entityRef,
         cluster: cluster.name,
@@ -182,9 +235,9 @@ export class FlinkStandaloneService {
         namespace: location.namespace,
         name: location.name,
       });
-      const result = await deleteBlockingPod(cluster, status, pod);
+      const result = await how.remedy(cluster, status, pod);
       this.options.logger.info(
-        `Deleted pod ${location.namespace}/${pod} on ${cluster.name} to unblock the rollout of ${result.workload} (revision ${result.revision} → ${result.updateRevision}) for ${entityRef}`,
+        `${how.done(result)} in ${location.namespace} on ${cluster.name} for ${entityRef}`,
       );
       await audit?.success({ meta: { ...result } });
       return result;

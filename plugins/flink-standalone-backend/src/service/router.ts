@@ -53,7 +53,8 @@ const asFlag = (value: 'true' | 'false' | undefined) =>
 
 const renderBody = z.strictObject({ spec: z.unknown() });
 
-const unblockBody = z.strictObject({
+/** The pod a remedy acts on: the one the status names. */
+const podBody = z.strictObject({
   pod: z
     .string({ error: 'must be the name of the pod the status names' })
     .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, {
@@ -114,9 +115,20 @@ export function createRouter({
     '/entities/:namespace/:kind/:name/unblock-rollout',
     async (req, res) => {
       const ref = parse(entityParams, req.params, 'params');
-      const { pod } = parse(unblockBody, req.body, 'body');
+      const { pod } = parse(podBody, req.body, 'body');
       res.json(
         await service.unblockRollout(ref, pod, await httpAuth.credentials(req)),
+      );
+    },
+  );
+
+  router.post(
+    '/entities/:namespace/:kind/:name/force-delete-pod',
+    async (req, res) => {
+      const ref = parse(entityParams, req.params, 'params');
+      const { pod } = parse(podBody, req.body, 'body');
+      res.json(
+        await service.forceDeletePod(ref, pod, await httpAuth.credentials(req)),
       );
     },
   );

@@ -8,6 +8,34 @@ import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import { resourcePath } from '../kube/resources';
 
 /**
+ * Deletes a pod only if it is still the pod that was looked at (uid precondition): a pod the
+ * controller replaced meanwhile, under the same name, is left alone. `gracePeriodSeconds: 0`
+ * is a force delete: the object goes without waiting for the kubelet to confirm.
+ */
+export async function deletePodAsSeen(
+  cluster: FlinkKubernetesCluster,
+  namespace: string,
+  pod: string,
+  options: { gracePeriodSeconds?: number } = {},
+): Promise<{ uid: string }> {
+  const path = resourcePath('Pod', namespace, pod);
+  const live = await cluster.http.json<{ metadata: { uid: string } }>({
+    path,
+  });
+  await cluster.http.json({
+    method: 'DELETE',
+    path,
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: live.metadata.uid },
+      ...options,
+    },
+  });
+  return { uid: live.metadata.uid };
+}
+
+/**
  * What deleting a rollout's blocking pod did.
  *
  * @public
@@ -47,8 +75,7 @@ export function rolloutBlockOf(
 
 /**
  * Deletes the pod that blocks a StatefulSet rollout, gracefully and only if it is still the
- * pod the observer saw (uid precondition), so a pod the controller replaced meanwhile is left
- * alone. This is the remedy for kubernetes/kubernetes#67250.
+ * pod the observer saw. This is the remedy for kubernetes/kubernetes#67250.
  *
  * @public
  */
@@ -58,19 +85,7 @@ export async function deleteBlockingPod(
   pod: string,
 ): Promise<UnblockRolloutResult> {
   const { workload, block } = rolloutBlockOf(status, pod);
-  const path = resourcePath('Pod', status.namespace, pod);
-  const live = await cluster.http.json<{ metadata: { uid: string } }>({
-    path,
-  });
-  await cluster.http.json({
-    method: 'DELETE',
-    path,
-    body: {
-      kind: 'DeleteOptions',
-      apiVersion: 'v1',
-      preconditions: { uid: live.metadata.uid },
-    },
-  });
+  await deletePodAsSeen(cluster, status.namespace, pod);
   return {
     pod,
     workload: workload.name,

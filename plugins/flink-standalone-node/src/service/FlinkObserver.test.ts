@@ -15,6 +15,7 @@ import {
 } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyCluster } from '../apply/applyCluster';
+import { forceDeleteLostPod } from '../apply/forceDeleteLostPod';
 import { waitForReady } from '../apply/waitForReady';
 import type { ClusterRegistry } from '../cluster/ClusterRegistry';
 import { observeCluster } from '../observer';
@@ -283,6 +284,78 @@ describe('FlinkObserver against the real control plane', () => {
         namespace,
         'orders-taskmanager-0',
       );
+    }
+  });
+
+  it('force-deletes a pod stuck Terminating on a NotReady node, and no other pod: the StatefulSet creates the ordinal again on its claim', async () => {
+    await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
+    const ready = await statusWhere(
+      s => s.taskManager?.replicas.ready === 2,
+      'TaskManagers ready',
+    );
+    const before = await plane().client.get(
+      `/api/v1/namespaces/${namespace}/pods/orders-taskmanager-0`,
+    );
+    const node = ready.pods.find(p => p.name === 'orders-taskmanager-0')!.node!;
+    // Only the lost node holds it (no finalizer): the kubelet never confirms the end.
+    await plane().faults.stickTerminating(namespace, 'orders-taskmanager-0', {
+      finalizer: false,
+    });
+    await plane().faults.nodeNotReady(node);
+    try {
+      const stuck = await statusWhere(
+        s =>
+          s.pods.some(
+            p =>
+              p.name === 'orders-taskmanager-0' &&
+              p.stuck &&
+              p.nodeReady === false,
+          ),
+        'stuck pod on a NotReady node',
+      );
+      // Any other pod is refused, whatever its state: nothing is deleted.
+      const other = stuck.pods.find(p => p.name !== 'orders-taskmanager-0')!;
+      await expect(
+        forceDeleteLostPod(registry.get(TEST_CLUSTER), stuck, other.name),
+      ).rejects.toThrow(
+        `Pod ${other.name} of ${namespace}/orders is not stuck Terminating on a NotReady node (pods stuck on a NotReady node: orders-taskmanager-0): nothing was deleted`,
+      );
+
+      const result = await forceDeleteLostPod(
+        registry.get(TEST_CLUSTER),
+        stuck,
+        'orders-taskmanager-0',
+      );
+      expect(result).toEqual({
+        pod: 'orders-taskmanager-0',
+        node,
+        terminatingSince: stuck.pods.find(
+          p => p.name === 'orders-taskmanager-0',
+        )!.terminatingSince,
+      });
+      // The old pod object is gone at once; the controller makes the ordinal again, same claim.
+      const again = await waitFor('ordinal 0 created again', async () => {
+        const pod = await plane().client.find(
+          `/api/v1/namespaces/${namespace}/pods/orders-taskmanager-0`,
+        );
+        return pod && pod.metadata.uid !== before.metadata.uid
+          ? pod
+          : undefined;
+      });
+      expect(again.metadata.deletionTimestamp).toBeUndefined();
+      expect(
+        again.spec.volumes.find((v: any) => v.name === 'flink-data')
+          .persistentVolumeClaim.claimName,
+      ).toBe('flink-data-orders-taskmanager-0');
+      expect(
+        (
+          await plane().client.get(
+            `/api/v1/namespaces/${namespace}/pods/${other.name}`,
+          )
+        ).metadata.deletionTimestamp,
+      ).toBeUndefined();
+    } finally {
+      await plane().faults.nodeReady(node);
     }
   });
 

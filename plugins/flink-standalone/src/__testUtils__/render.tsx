@@ -29,6 +29,7 @@ export function mockFlinkStandaloneApi(
     scaleTaskManagers: jest.fn(),
     deleteCluster: jest.fn(),
     unblockRollout: jest.fn(),
+    forceDeletePod: jest.fn(),
     getClusters: jest.fn(),
   };
 }

@@ -4,6 +4,7 @@ import type {
   ClustersResponse,
   DeleteResponse,
   EntityFlinkStatusResponse,
+  ForceDeletePodResponse,
   ScaleResponse,
   UnblockRolloutResponse,
 } from '@flink-standalone/plugin-flink-standalone-common';
@@ -33,6 +34,11 @@ export interface FlinkStandaloneApi {
     entity: CompoundEntityRef,
     pod: string,
   ): Promise<UnblockRolloutResponse>;
+  /** Force-deletes a pod the status shows stuck Terminating on a NotReady node (409 for any other). */
+  forceDeletePod(
+    entity: CompoundEntityRef,
+    pod: string,
+  ): Promise<ForceDeletePodResponse>;
   /** The Kubernetes clusters the backend can reach. */
   getClusters(): Promise<ClustersResponse>;
 }

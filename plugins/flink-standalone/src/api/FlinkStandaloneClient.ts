@@ -5,6 +5,7 @@ import type {
   ClustersResponse,
   DeleteResponse,
   EntityFlinkStatusResponse,
+  ForceDeletePodResponse,
   ScaleRequest,
   ScaleResponse,
   UnblockRolloutResponse,
@@ -50,6 +51,17 @@ export class FlinkStandaloneClient implements FlinkStandaloneApi {
   unblockRollout(entity: CompoundEntityRef, pod: string) {
     return this.request<UnblockRolloutResponse>(
       `${entityPath(entity)}/unblock-rollout`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ pod }),
+      },
+    );
+  }
+
+  forceDeletePod(entity: CompoundEntityRef, pod: string) {
+    return this.request<ForceDeletePodResponse>(
+      `${entityPath(entity)}/force-delete-pod`,
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },

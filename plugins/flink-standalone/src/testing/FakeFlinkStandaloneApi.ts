@@ -4,6 +4,7 @@ import type {
   ClustersResponse,
   DeleteResponse,
   EntityFlinkStatusResponse,
+  ForceDeletePodResponse,
   ScaleResponse,
   UnblockRolloutResponse,
 } from '@flink-standalone/plugin-flink-standalone-common';
@@ -78,6 +79,25 @@ export class FakeFlinkStandaloneApi implements FlinkStandaloneApi {
       workload: workload.name,
       revision: workload.rolloutBlocked!.revision,
       updateRevision: workload.rolloutBlocked!.updateRevision,
+    };
+  }
+
+  async forceDeletePod(
+    entity: CompoundEntityRef,
+    pod: string,
+  ): Promise<ForceDeletePodResponse> {
+    const { status } = this.find(entity);
+    const lost = status.pods.find(
+      p => p.name === pod && p.stuck && p.nodeReady === false,
+    );
+    if (!lost)
+      throw new ConflictError(
+        `Pod ${pod} is not stuck Terminating on a NotReady node`,
+      );
+    return {
+      pod,
+      node: lost.node ?? '',
+      terminatingSince: lost.terminatingSince,
     };
   }
 

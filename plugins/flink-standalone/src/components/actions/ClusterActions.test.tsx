@@ -7,6 +7,7 @@ import { mockApis } from '@backstage/test-utils';
 import {
   type FlinkClusterStatus,
   flinkStandaloneDeletePermission,
+  flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
 } from '@flink-standalone/plugin-flink-standalone-common';
@@ -339,6 +340,93 @@ describe('ClusterActions', () => {
       );
       expect(
         screen.queryByRole('button', { name: /Unblock/ }),
+      ).not.toBeInTheDocument();
+    });
+  });
+
+  describe('a pod stuck Terminating on a lost node', () => {
+    const lostPodStatus = (): FlinkClusterStatus => {
+      const status = readyStatus(2);
+      status.pods = status.pods.map(p =>
+        p.name === 'orders-taskmanager-1'
+          ? {
+              ...p,
+              nodeReady: false,
+              stuck: true,
+              deletionTimestamp: '2026-12-03T12:00:30Z',
+              terminatingSince: '2026-12-03T12:00:00Z',
+              stuckMessage: `node ${p.node} is NotReady: the pod cannot finish terminating`,
+            }
+          : p,
+      );
+      return status;
+    };
+
+    it('force-deletes that pod after a confirmation that says what it risks', async () => {
+      const user = userEvent.setup();
+      const api = mockFlinkStandaloneApi(statusResponse());
+      const status = lostPodStatus();
+      const node = status.pods.find(
+        p => p.name === 'orders-taskmanager-1',
+      )!.node!;
+      api.forceDeletePod.mockResolvedValue({
+        pod: 'orders-taskmanager-1',
+        node,
+        terminatingSince: '2026-12-03T12:00:00Z',
+      });
+      const { onChanged } = await renderActions({ api, status });
+      // Only the stuck pod has the remedy.
+      expect(
+        screen.queryByRole('button', {
+          name: 'Force-delete orders-taskmanager-0',
+        }),
+      ).not.toBeInTheDocument();
+      await user.click(
+        await screen.findByRole('button', {
+          name: 'Force-delete orders-taskmanager-1',
+        }),
+      );
+      const dialog = await screen.findByRole('dialog', {
+        name: 'Force-delete pod orders-taskmanager-1?',
+      });
+      expect(dialog).toHaveTextContent(`node ${node} is NotReady`);
+      expect(dialog).toHaveTextContent('Do it only if the node is really gone');
+      expect(dialog).toHaveTextContent('may write the same claim');
+      await user.click(
+        within(dialog).getByRole('button', { name: 'Force-delete pod' }),
+      );
+      await waitFor(() => expect(onChanged).toHaveBeenCalled());
+      expect(api.forceDeletePod).toHaveBeenCalledWith(
+        ENTITY_REF,
+        'orders-taskmanager-1',
+      );
+    });
+
+    it('is not offered without its own permission, even to whom may delete the cluster', async () => {
+      const authorize = jest.fn(({ permission }) =>
+        permission.name === flinkStandalonePodForceDeletePermission.name
+          ? AuthorizeResult.DENY
+          : AuthorizeResult.ALLOW,
+      );
+      await renderActions({
+        entityName: 'no-force-delete',
+        status: lostPodStatus(),
+        permissionApi: mockApis.permission({ authorize }),
+      });
+      expect(
+        await screen.findByRole('button', { name: 'Delete cluster' }),
+      ).toBeInTheDocument();
+      await waitFor(() =>
+        expect(authorize).toHaveBeenCalledWith(
+          expect.objectContaining({
+            permission: expect.objectContaining({
+              name: flinkStandalonePodForceDeletePermission.name,
+            }),
+          }),
+        ),
+      );
+      expect(
+        screen.queryByRole('button', { name: /Force-delete/ }),
       ).not.toBeInTheDocument();
     });
   });

@@ -9,16 +9,18 @@ import { usePermission } from '@backstage/plugin-permission-react';
 import {
   type FlinkClusterStatus,
   flinkStandaloneDeletePermission,
+  flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import { DeleteClusterButton } from './DeleteClusterButton';
+import { ForceDeletePodButton } from './ForceDeletePodButton';
 import { ScaleTaskManagersButton } from './ScaleTaskManagersButton';
 import { UnblockRolloutButton } from './UnblockRolloutButton';
 
 /**
- * Scale, delete and, while a StatefulSet rollout is blocked, its remedy: each shown only to
- * users allowed to do it on this entity.
+ * Scale, delete and the remedies (while a StatefulSet rollout is blocked, and while a pod is
+ * stuck Terminating on a NotReady node): each shown only to users allowed to do it on this entity.
  */
 export function ClusterActions(props: {
   entity: Entity;
@@ -39,14 +41,26 @@ export function ClusterActions(props: {
     permission: flinkStandaloneRolloutUnblockPermission,
     resourceRef,
   });
+  const forceDelete = usePermission({
+    permission: flinkStandalonePodForceDeletePermission,
+    resourceRef,
+  });
   const blocked = [status.jobManager, status.taskManager].filter(
     w => w?.rolloutBlocked,
   );
+  const lost = status.pods.filter(p => p.stuck && p.nodeReady === false);
   const entityRef = getCompoundEntityRef(entity);
   // Nothing to scale or delete before the cluster exists.
   const exists = Boolean(status.jobManager || status.taskManager);
   const unblockable = unblock.allowed ? blocked : [];
-  if (!exists || (!scale.allowed && !remove.allowed && !unblockable.length))
+  const forceDeletable = forceDelete.allowed ? lost : [];
+  if (
+    !exists ||
+    (!scale.allowed &&
+      !remove.allowed &&
+      !unblockable.length &&
+      !forceDeletable.length)
+  )
     return null;
   return (
     <Box display="flex" gridGap={8}>
@@ -56,6 +70,14 @@ export function ClusterActions(props: {
           entityRef={entityRef}
           workload={workload!}
           onUnblocked={onChanged}
+        />
+      ))}
+      {forceDeletable.map(pod => (
+        <ForceDeletePodButton
+          key={pod.name}
+          entityRef={entityRef}
+          pod={pod}
+          onDeleted={onChanged}
         />
       ))}
       {scale.allowed && status.taskManager && (

@@ -2,18 +2,13 @@
 import { useState } from 'react';
 import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
 import DialogContentText from '@material-ui/core/DialogContentText';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
-import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/core-plugin-api';
 import type { CompoundEntityRef } from '@backstage/catalog-model';
 import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
 import { flinkStandaloneApiRef } from '../../api';
-import { describeError } from '../format';
+import { ConfirmationDialog } from './ConfirmationDialog';
 import { useConfirmedAction } from './useConfirmedAction';
 
 /** Deletes the cluster after a confirmation; its claims only when asked to. */
@@ -43,45 +38,29 @@ export function DeleteClusterButton(props: {
       <Button variant="outlined" color="secondary" onClick={openDialog}>
         Delete cluster
       </Button>
-      <Dialog
-        open={dialog.open}
-        onClose={dialog.close}
-        aria-labelledby="flink-delete-title"
+      <ConfirmationDialog
+        id="flink-delete"
+        title={`Delete Flink cluster ${status.name}?`}
+        action={dialog}
+        confirmLabel="Delete"
+        color="secondary"
+        onConfirm={remove}
       >
-        <DialogTitle id="flink-delete-title">
-          Delete Flink cluster {status.name}?
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            This deletes the JobManager, the TaskManagers and the other objects
-            of {status.namespace}/{status.name} on {status.cluster}. Running
-            jobs stop.
-          </DialogContentText>
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={deleteClaims}
-                onChange={e => setDeleteClaims(e.target.checked)}
-              />
-            }
-            label={`Also delete the ${status.claims.length} claims (their data, including local recovery state, is lost)`}
-          />
-          {dialog.error && (
-            <Alert severity="error">{describeError(dialog.error)}</Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={dialog.close}>Cancel</Button>
-          <Button
-            color="secondary"
-            variant="contained"
-            onClick={remove}
-            disabled={dialog.busy}
-          >
-            Delete
-          </Button>
-        </DialogActions>
-      </Dialog>
+        <DialogContentText>
+          This deletes the JobManager, the TaskManagers and the other objects of{' '}
+          {status.namespace}/{status.name} on {status.cluster}. Running jobs
+          stop.
+        </DialogContentText>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={deleteClaims}
+              onChange={e => setDeleteClaims(e.target.checked)}
+            />
+          }
+          label={`Also delete the ${status.claims.length} claims (their data, including local recovery state, is lost)`}
+        />
+      </ConfirmationDialog>
     </>
   );
 }

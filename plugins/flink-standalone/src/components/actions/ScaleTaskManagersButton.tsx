@@ -1,18 +1,14 @@
 /** @jsxImportSource react */
 import { useState } from 'react';
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
 import DialogContentText from '@material-ui/core/DialogContentText';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
-import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/core-plugin-api';
 import type { CompoundEntityRef } from '@backstage/catalog-model';
 import type { WorkloadStatus } from '@flink-standalone/plugin-flink-standalone-common';
 import { flinkStandaloneApiRef } from '../../api';
-import { describeError, formatClaimRetention } from '../format';
+import { formatClaimRetention } from '../format';
+import { ConfirmationDialog } from './ConfirmationDialog';
 import { useConfirmedAction } from './useConfirmedAction';
 
 function parseReplicas(text: string): number | undefined {
@@ -51,51 +47,36 @@ export function ScaleTaskManagersButton(props: {
       <Button variant="outlined" color="primary" onClick={openDialog}>
         Scale TaskManagers
       </Button>
-      <Dialog
-        open={dialog.open}
-        onClose={dialog.close}
-        aria-labelledby="flink-scale-title"
+      <ConfirmationDialog
+        id="flink-scale"
+        title="Scale TaskManagers"
+        action={dialog}
+        confirmLabel="Scale"
+        color="primary"
+        onConfirm={() => replicas !== undefined && scale(replicas)}
+        confirmDisabled={replicas === undefined || replicas === current}
       >
-        <DialogTitle id="flink-scale-title">Scale TaskManagers</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {taskManager.kind} {taskManager.name} runs {current} TaskManagers.
-            {taskManager.retention &&
-              ` Claims of removed ordinals follow the retention policy (${formatClaimRetention(taskManager.retention)}).`}
-          </DialogContentText>
-          <TextField
-            id="flink-scale-taskmanagers"
-            fullWidth
-            type="number"
-            label="TaskManagers"
-            value={text}
-            onChange={e => setText(e.target.value)}
-            inputProps={{ min: 0, step: 1 }}
-            error={replicas === undefined}
-            helperText={
-              replicas === undefined
-                ? 'A whole number, 0 or more'
-                : `Scale from ${current} to ${replicas}`
-            }
-          />
-          {dialog.error && (
-            <Alert severity="error">{describeError(dialog.error)}</Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={dialog.close}>Cancel</Button>
-          <Button
-            color="primary"
-            variant="contained"
-            onClick={() => replicas !== undefined && scale(replicas)}
-            disabled={
-              dialog.busy || replicas === undefined || replicas === current
-            }
-          >
-            Scale
-          </Button>
-        </DialogActions>
-      </Dialog>
+        <DialogContentText>
+          {taskManager.kind} {taskManager.name} runs {current} TaskManagers.
+          {taskManager.retention &&
+            ` Claims of removed ordinals follow the retention policy (${formatClaimRetention(taskManager.retention)}).`}
+        </DialogContentText>
+        <TextField
+          id="flink-scale-taskmanagers"
+          fullWidth
+          type="number"
+          label="TaskManagers"
+          value={text}
+          onChange={e => setText(e.target.value)}
+          inputProps={{ min: 0, step: 1 }}
+          error={replicas === undefined}
+          helperText={
+            replicas === undefined
+              ? 'A whole number, 0 or more'
+              : `Scale from ${current} to ${replicas}`
+          }
+        />
+      </ConfirmationDialog>
     </>
   );
 }

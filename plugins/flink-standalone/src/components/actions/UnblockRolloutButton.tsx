@@ -1,16 +1,11 @@
 /** @jsxImportSource react */
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
 import DialogContentText from '@material-ui/core/DialogContentText';
-import DialogTitle from '@material-ui/core/DialogTitle';
-import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/core-plugin-api';
 import type { CompoundEntityRef } from '@backstage/catalog-model';
 import type { WorkloadStatus } from '@flink-standalone/plugin-flink-standalone-common';
 import { flinkStandaloneApiRef } from '../../api';
-import { describeError } from '../format';
+import { ConfirmationDialog } from './ConfirmationDialog';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const COMPONENT_TITLE = {
@@ -43,37 +38,23 @@ export function UnblockRolloutButton(props: {
       <Button variant="outlined" color="secondary" onClick={dialog.show}>
         Unblock {COMPONENT_TITLE[workload.component]} rollout
       </Button>
-      <Dialog
-        open={dialog.open}
-        onClose={dialog.close}
-        aria-labelledby="flink-unblock-title"
+      <ConfirmationDialog
+        id="flink-unblock"
+        title={title}
+        action={dialog}
+        confirmLabel="Delete pod"
+        color="secondary"
+        onConfirm={unblock}
       >
-        <DialogTitle id="flink-unblock-title">{title}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{block.message}.</DialogContentText>
-          <DialogContentText>
-            Deleting it stops that {COMPONENT_TITLE[workload.component]}: a
-            running job fails over once and restarts from its latest checkpoint.
-            The StatefulSet then creates the pod again at revision{' '}
-            {block.updateRevision}, on the same claim. Only this pod is deleted,
-            and only while it still blocks the rollout.
-          </DialogContentText>
-          {dialog.error && (
-            <Alert severity="error">{describeError(dialog.error)}</Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={dialog.close}>Cancel</Button>
-          <Button
-            color="secondary"
-            variant="contained"
-            onClick={unblock}
-            disabled={dialog.busy}
-          >
-            Delete pod
-          </Button>
-        </DialogActions>
-      </Dialog>
+        <DialogContentText>{block.message}.</DialogContentText>
+        <DialogContentText>
+          Deleting it stops that {COMPONENT_TITLE[workload.component]}: a
+          running job fails over once and restarts from its latest checkpoint.
+          The StatefulSet then creates the pod again at revision{' '}
+          {block.updateRevision}, on the same claim. Only this pod is deleted,
+          and only while it still blocks the rollout.
+        </DialogContentText>
+      </ConfirmationDialog>
     </>
   );
 }

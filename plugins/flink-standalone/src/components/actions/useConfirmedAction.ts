@@ -34,3 +34,6 @@ export function useConfirmedAction(onDone: () => void) {
 
   return { open, busy, error, show, close: () => setOpen(false), run };
 }
+
+/** What useConfirmedAction answers: the dialog's state and the action's runner. */
+export type ConfirmedAction = ReturnType<typeof useConfirmedAction>;
