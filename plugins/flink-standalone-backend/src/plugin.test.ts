@@ -176,6 +176,9 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
       request(server)
         .post(`${entityPath('orders-analytics')}/force-delete-pod`)
         .send({ pod: 'orders-session-taskmanager-0' }),
+      request(server)
+        .post(`${entityPath('orders-analytics')}/plan`)
+        .send({ spec: {} }),
       request(server).get(`${BASE}/clusters`),
       request(server).post(`${BASE}/render`).send({ spec: {} }),
     ]) {
@@ -359,18 +362,99 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
 });
 
 describe('against a Flink cluster in the real control plane, with least privilege', () => {
-  const spec = () =>
-    parseClusterSpec({
-      name: 'orders-session',
-      namespace,
-      component: 'orders-analytics',
-      flinkVersion: '2.1',
-      taskManager: {
-        replicas: 3,
-        slots: 2,
-        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+  const specInput = () => ({
+    name: 'orders-session',
+    namespace,
+    component: 'orders-analytics',
+    flinkVersion: '2.1',
+    taskManager: {
+      replicas: 3,
+      slots: 2,
+      volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+    },
+  });
+  const spec = () => parseClusterSpec(specInput());
+
+  it('plans a change for the owner without making it; 403 to others; 400 naming the field for a bad spec or another cluster', async () => {
+    const registry = ClusterRegistry.fromConfig(
+      new ConfigReader(clusterConfig(plane().server)),
+    );
+    await applyCluster(
+      registry.get(TEST_CLUSTER),
+      renderCluster(spec()) as KubernetesObject[],
+    );
+    const { server, proxy } = await start();
+    const planOf = (user: string, body: object) =>
+      request(server)
+        .post(`${entityPath('orders-analytics')}/plan`)
+        .set('Authorization', as(user))
+        .send(body);
+    await waitFor(
+      'three ready TaskManagers through the route',
+      async () =>
+        (
+          await request(server)
+            .get(`${entityPath('orders-analytics')}/status`)
+            .set('Authorization', as(OWNER))
+        ).body.status?.taskManager?.replicas.ready === 3,
+      { timeoutMs: 60_000 },
+    );
+    const taskManagers = `/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-session-taskmanager`;
+    const generation = (await plane().client.get(taskManagers)).metadata
+      .generation;
+    const fourSlots = {
+      spec: {
+        ...specInput(),
+        taskManager: { ...specInput().taskManager, slots: 4 },
       },
+    };
+
+    const planned = await planOf(OWNER, fourSlots);
+    expect(planned.status).toBe(200);
+    expect(
+      planned.body.changes.map(
+        (c: { kind: string; name: string }) => `${c.kind}/${c.name}`,
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'ConfigMap/flink-config-orders-session',
+        'StatefulSet/orders-session-taskmanager',
+      ]),
+    );
+    expect(
+      planned.body.restarts.find(
+        (r: { component: string }) => r.component === 'taskmanager',
+      ).pods,
+    ).toEqual([
+      'orders-session-taskmanager-2',
+      'orders-session-taskmanager-1',
+      'orders-session-taskmanager-0',
+    ]);
+    expect(planned.body.lines.length).toBeGreaterThan(2);
+    // A dry run: every write the plan sent was dryRun=All, and nothing changed.
+    const writes = proxy.requests.filter(r => r.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.every(r => r.url.includes('dryRun=All'))).toBe(true);
+    expect((await plane().client.get(taskManagers)).metadata.generation).toBe(
+      generation,
+    );
+
+    for (const user of [READER, NON_OWNER]) {
+      expect((await planOf(user, fourSlots)).status).toBe(403);
+    }
+    const otherCluster = await planOf(OWNER, {
+      spec: { ...specInput(), name: 'orders-other' },
     });
+    expect(otherCluster.status).toBe(400);
+    expect(otherCluster.body.error.message).toBe(
+      'spec.name: must be the entity\'s cluster name "orders-session", not "orders-other"',
+    );
+    const invalid = await planOf(OWNER, {
+      spec: { ...specInput(), taskManager: { replicas: -1 } },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.message).toMatch(/taskManager\.replicas/);
+  });
 
   it('serves the status the node library computes; the owner scales and deletes; others get 403 and change nothing', async () => {
     // Applied with the backend's own least-privilege token, as the scaffolder would.

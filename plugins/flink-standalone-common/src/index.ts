@@ -10,3 +10,4 @@ export * from './status';
 export * from './annotations';
 export * from './permissions';
 export * from './api';
+export * from './plan';

@@ -66,6 +66,8 @@ export type {
 } from './apply/applyCluster';
 export type { ImmutableChange, ImmutableField } from './apply/immutable';
 export { diffCluster, jsonDiff } from './apply/diff';
+export { planChange, planClusterChange } from './apply/changePlan';
+export type { ChangePlanInput } from './apply/changePlan';
 export type { FieldChange, ObjectDiff } from './apply/diff';
 export {
   clusterSelector,

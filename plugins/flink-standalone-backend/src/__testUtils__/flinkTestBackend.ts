@@ -38,6 +38,7 @@ import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 import permissionPlugin from '@backstage/plugin-permission-backend';
 import {
   fromYaml,
+  flinkStandaloneApplyPermission,
   flinkStandaloneDeletePermission,
   flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
@@ -74,6 +75,7 @@ export const TEST_CLUSTER = 'local';
 
 const FLINK_PERMISSIONS = [
   flinkStandaloneStatusReadPermission,
+  flinkStandaloneApplyPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneDeletePermission,
   flinkStandaloneRolloutUnblockPermission,

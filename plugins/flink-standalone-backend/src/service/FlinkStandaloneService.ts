@@ -13,6 +13,7 @@ import {
 import type { PermissionsService } from '@backstage/backend-plugin-api';
 import {
   ANNOTATION_FLINK_UI_URL,
+  ChangePlan,
   DeleteResponse,
   EntityFlinkStatusResponse,
   FlinkClusterLocation,
@@ -20,12 +21,14 @@ import {
   ForceDeletePodResponse,
   ScaleResponse,
   UnblockRolloutResponse,
+  flinkStandaloneApplyPermission,
   flinkStandaloneDeletePermission,
   flinkStandalonePodForceDeletePermission,
   flinkStandaloneRolloutUnblockPermission,
   flinkStandaloneScalePermission,
   flinkStandaloneStatusReadPermission,
   getFlinkClusterLocation,
+  parseClusterSpec,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   FlinkKubernetesCluster,
@@ -33,6 +36,7 @@ import {
   deleteBlockingPod,
   deleteCluster,
   forceDeleteLostPod,
+  planClusterChange,
   scaleTaskManagers,
 } from '@flink-standalone/plugin-flink-standalone-node';
 
@@ -152,6 +156,36 @@ export class FlinkStandaloneService {
       `Scaled ${location.namespace}/${result.name} on ${cluster.name} from ${result.previousReplicas} to ${result.replicas} TaskManagers for ${stringifyEntityRef(ref)}`,
     );
     return result;
+  }
+
+  /**
+   * What applying `specInput` to the entity's cluster would do (a server-side dry run: nothing
+   * changes). Needs the apply permission: a plan is the first step of a change. The spec must
+   * name the entity's cluster (400 otherwise).
+   */
+  async planChange(
+    ref: EntityRefParts,
+    specInput: unknown,
+    credentials: BackstageCredentials,
+  ): Promise<ChangePlan> {
+    const { location, cluster } = await this.authorizedEntity(
+      ref,
+      flinkStandaloneApplyPermission,
+      credentials,
+    );
+    const spec = parseClusterSpec(specInput);
+    for (const field of ['name', 'namespace'] as const) {
+      if (spec[field] !== location[field]) {
+        throw new InputError(
+          `spec.${field}: must be the entity's cluster ${field} "${location[field]}", not "${spec[field]}"`,
+        );
+      }
+    }
+    return planClusterChange(
+      cluster,
+      await this.options.clusters.getObserver(),
+      spec,
+    );
   }
 
   /**

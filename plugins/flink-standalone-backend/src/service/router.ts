@@ -51,6 +51,7 @@ const deleteQuery = z.strictObject({
 const asFlag = (value: 'true' | 'false' | undefined) =>
   value === undefined ? undefined : value === 'true';
 
+/** A cluster spec, as the template and the render action take it. */
 const renderBody = z.strictObject({ spec: z.unknown() });
 
 /** The pod a remedy acts on: the one the status names. */
@@ -132,6 +133,14 @@ export function createRouter({
       );
     },
   );
+
+  router.post('/entities/:namespace/:kind/:name/plan', async (req, res) => {
+    const ref = parse(entityParams, req.params, 'params');
+    const { spec } = parse(renderBody, req.body, 'body');
+    res.json(
+      await service.planChange(ref, spec, await httpAuth.credentials(req)),
+    );
+  });
 
   // A preview for forms: the manifests of a spec, or every problem with it (not an error).
   router.post('/render', async (req, res) => {

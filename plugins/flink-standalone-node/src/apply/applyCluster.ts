@@ -280,15 +280,17 @@ function actionOf(
     : 'configured';
 }
 
-function roleCreatedInThisDryRun(
+/**
+ * A new RoleBinding to a Role that the same dry run creates: the API server checks a binding
+ * against its Role, which a dry run does not store, so only a real apply can check it.
+ */
+export function roleCreatedInThisDryRun(
   object: KubernetesObject,
-  applied: AppliedObject[],
+  created: readonly ObjectRef[],
 ): boolean {
   if (object.kind !== 'RoleBinding') return false;
   const { roleRef } = object as V1RoleBinding;
-  return applied.some(
-    o => o.kind === 'Role' && o.name === roleRef.name && o.action === 'created',
-  );
+  return created.some(o => o.kind === 'Role' && o.name === roleRef.name);
 }
 
 /** The error to throw for a failure, with the partial-failure report on it. */
@@ -371,7 +373,10 @@ export async function applyCluster(
       if (
         options.dryRun &&
         !current &&
-        roleCreatedInThisDryRun(object, applied)
+        roleCreatedInThisDryRun(
+          object,
+          applied.filter(o => o.action === 'created'),
+        )
       ) {
         // The API server checks a new binding against its Role, which a dry run did not store.
         applied.push({

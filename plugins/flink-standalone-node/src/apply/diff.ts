@@ -2,7 +2,11 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import { isNotFound } from '../kube/errors';
 import { ObjectRef, refOf, resourcePath } from '../kube/resources';
-import { serverSideApply, sortForApply } from './applyCluster';
+import {
+  roleCreatedInThisDryRun,
+  serverSideApply,
+  sortForApply,
+} from './applyCluster';
 
 /** @public */
 export interface FieldChange {
@@ -95,10 +99,18 @@ export async function diffCluster(
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    const wouldBe = await serverSideApply(cluster, object, {
-      dryRun: true,
-      force: true,
-    });
+    // As in a dry-run apply: a new binding's Role of this same apply is not stored yet.
+    const wouldBe =
+      !current &&
+      roleCreatedInThisDryRun(
+        object,
+        diffs.filter(d => d.action === 'create'),
+      )
+        ? object
+        : await serverSideApply(cluster, object, {
+            dryRun: true,
+            force: true,
+          });
     const changes = jsonDiff(comparable(current), comparable(wouldBe));
     let action: ObjectDiff['action'] = 'create';
     if (current) action = changes.length > 0 ? 'update' : 'unchanged';

@@ -148,10 +148,21 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
     }[];
     expect(objects.map(o => `${o.kind}/${o.name}`)).toEqual(OBJECTS);
     expect(objects.every(o => o.action === 'created')).toBe(true);
-    expect(first.log.slice(0, 6)).toEqual(
+    // First the change plan: a new cluster, every object created.
+    const planLines = first.log.filter(line => line.startsWith('Plan: '));
+    expect(planLines).toEqual([
+      ...OBJECTS.map(o => `Plan: ${o}: created`),
+      'Plan: A new cluster: no job runs yet.',
+    ]);
+    expect(first.outputs).toMatchObject({
+      plan: planLines.map(line => line.slice('Plan: '.length)),
+      jobEffect: 'new-cluster',
+    });
+    const applyLines = first.log.slice(planLines.length);
+    expect(applyLines.slice(0, 6)).toEqual(
       OBJECTS.map((o, i) => `${o} created (${i + 1}/6)`),
     );
-    const waitLines = first.log.slice(6);
+    const waitLines = applyLines.slice(6);
     expect(waitLines.length).toBeGreaterThan(1);
     // The watch cache may see the objects before their controllers do (desired 0 at first).
     expect(waitLines).toEqual(
@@ -179,7 +190,43 @@ describe('flink:standalone:apply against the real control plane, Flink REST from
       (second.outputs.objects as { action: string }[]).map(o => o.action),
     ).toEqual(Array(6).fill('unchanged'));
     expect(second.outputs.state).toBe('READY');
+    expect(second.outputs).toMatchObject({
+      plan: [
+        'Nothing changes: every object is as the spec renders it.',
+        'No pod restarts: running jobs are not affected.',
+      ],
+      jobEffect: 'none',
+    });
     expect((await claimsIn(namespace)).length).toBe(2);
+
+    // A dry run of a change says what it would do to this running cluster, and does nothing.
+    const generation = sts.metadata.generation;
+    const change = actionContext(
+      input({
+        spec: {
+          ...specFor(namespace),
+          taskManager: { ...specFor(namespace).taskManager, slots: 4 },
+        },
+      }),
+      { isDryRun: true },
+    );
+    await action.handler(change.ctx as any);
+    const plan = change.outputs.plan as string[];
+    expect(plan).toContain(
+      'StatefulSet orders-taskmanager: 2 pods replaced one at a time, highest ordinal first, each after the previous one is Ready, on the same claims: orders-taskmanager-1, orders-taskmanager-0',
+    );
+    // The real Flink session answers: no job runs, so none fails over or is lost.
+    expect(change.outputs.jobEffect).toBe('none');
+    expect(plan[plan.length - 1]).toBe(
+      'No job runs now: nothing to fail over or lose.',
+    );
+    expect(
+      (
+        await plane().client.get(
+          `/apis/apps/v1/namespaces/${namespace}/statefulsets/orders-taskmanager`,
+        )
+      ).metadata.generation,
+    ).toBe(generation);
   });
 
   it('resolves a claim template and applies the manifests the render action wrote', async () => {
@@ -237,9 +284,12 @@ describe('flink:standalone:apply without a reachable Flink REST API', () => {
     expect(
       (outputs.objects as { action: string }[]).map(o => o.action),
     ).toEqual(Array(6).fill('created'));
-    expect(log).toEqual(
-      OBJECTS.map((o, i) => `[dry run] ${o} created (${i + 1}/6)`),
-    );
+    expect(log).toEqual([
+      ...OBJECTS.map(o => `Plan: ${o}: created`),
+      'Plan: A new cluster: no job runs yet.',
+      ...OBJECTS.map((o, i) => `[dry run] ${o} created (${i + 1}/6)`),
+    ]);
+    expect(outputs.jobEffect).toBe('new-cluster');
     for (const plural of ['configmaps', 'services', 'persistentvolumeclaims']) {
       const { items } = await plane().client.list(
         `/api/v1/namespaces/${namespace}/${plural}`,

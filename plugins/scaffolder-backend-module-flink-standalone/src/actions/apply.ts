@@ -7,12 +7,14 @@ import {
 } from '@backstage/plugin-scaffolder-node';
 import {
   ClusterConditionType,
+  ClusterSpec,
   renderCluster,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   ApplyProgress,
   FlinkStandaloneClusterService,
   applyCluster,
+  planClusterChange,
   waitForReady,
 } from '@flink-standalone/plugin-flink-standalone-node';
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -52,7 +54,7 @@ async function objectsToApply(
   workspacePath: string,
   input: ManifestSource,
   claimTemplates: ClaimTemplates,
-): Promise<FlinkManifests> {
+): Promise<FlinkManifests & { spec?: ClusterSpec }> {
   const given = [input.spec, input.specFile, input.manifestsPath].filter(
     v => v !== undefined,
   );
@@ -69,6 +71,7 @@ async function objectsToApply(
     objects: renderCluster(spec) as KubernetesObject[],
     name: spec.name,
     namespace: spec.namespace,
+    spec,
   };
 }
 
@@ -129,6 +132,8 @@ export type ApplyActionOutput = {
   flinkUiUrl?: string;
   state?: string;
   summary?: string;
+  plan?: string[];
+  jobEffect?: string;
 };
 
 /**
@@ -233,10 +238,24 @@ export function createApplyAction(
             ),
         summary: z =>
           z.string().optional().describe('The final observer summary line'),
+        plan: z =>
+          z
+            .array(z.string())
+            .optional()
+            .describe(
+              'The change plan, made before applying: the objects that change, the pods that restart and in what order, what happens to running jobs (absent for manifestsPath, which has no spec)',
+            ),
+        jobEffect: z =>
+          z
+            .string()
+            .optional()
+            .describe(
+              "The plan's effect on running jobs: none, new-cluster, failover, restore-from-checkpoint, restart-from-savepoint or lost",
+            ),
       },
     },
     async handler(ctx) {
-      const { objects, name, namespace } = await objectsToApply(
+      const { objects, name, namespace, spec } = await objectsToApply(
         ctx.workspacePath,
         ctx.input,
         options.claimTemplates,
@@ -252,6 +271,23 @@ export function createApplyAction(
         namespace,
       );
       const dryRun = Boolean(ctx.isDryRun);
+
+      if (spec) {
+        // The plan informs; it does not gate: an apply the dry run cannot predict (a claim
+        // template change with recreate) still goes on, and fails or succeeds on its own.
+        try {
+          const plan = await planClusterChange(
+            cluster,
+            await options.clusters.getObserver(),
+            spec,
+          );
+          for (const line of plan.lines) ctx.logger.info(`Plan: ${line}`);
+          ctx.output('plan', plan.lines);
+          ctx.output('jobEffect', plan.jobs.effect);
+        } catch (error) {
+          ctx.logger.warn(`No change plan: ${(error as Error).message}`);
+        }
+      }
 
       const result = await applyCluster(cluster, objects, {
         dryRun,
