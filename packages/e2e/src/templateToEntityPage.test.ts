@@ -40,6 +40,10 @@ const OPERATIONS = ['flink.standalone.scale', 'flink.standalone.delete'];
 /** The widths the layout is checked at: a laptop's and a desktop monitor's. */
 const WIDTHS = [1280, 1920];
 
+// Every journey waits for pods on the loaded 2-core machine (page waits up to 540 s). Set here:
+// under \`backstage-cli repo test\` the root config's testTimeout applies, not this package's.
+jest.setTimeout(900_000);
+
 const plane = useControlPlane();
 let app: ExampleApp;
 let browser: Browser;

@@ -29,6 +29,10 @@ import {
  * One cluster at a time (2 cores), each deleted when its test ends.
  */
 
+// Each case waits for real pods (READY up to 180 s, then registrations and restores) on a
+// loaded 2-core machine: more than the repo's 180 s test timeout.
+jest.setTimeout(600_000);
+
 const plane = useControlPlane();
 let registry: ClusterRegistry;
 let observer: FlinkObserver;
