@@ -132,20 +132,19 @@ describe('with namespaced RBAC (Roles only)', () => {
     const registry = ClusterRegistry.fromConfig(
       new ConfigReader(flinkStandaloneConfig(plane().server)),
     );
+    const specInput = {
+      name: 'orders-session',
+      namespace: streaming,
+      component: 'orders-analytics',
+      flinkVersion: '2.1',
+      taskManager: {
+        replicas: 2,
+        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+      },
+    };
     await applyCluster(
       registry.get(TEST_CLUSTER),
-      renderCluster(
-        parseClusterSpec({
-          name: 'orders-session',
-          namespace: streaming,
-          component: 'orders-analytics',
-          flinkVersion: '2.1',
-          taskManager: {
-            replicas: 2,
-            volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
-          },
-        }),
-      ) as KubernetesObject[],
+      renderCluster(parseClusterSpec(specInput)) as KubernetesObject[],
     );
     backend = await startFlinkBackend({
       plane: plane(),
@@ -209,6 +208,23 @@ describe('with namespaced RBAC (Roles only)', () => {
     expect(missing.status).toBe(200);
     expect(missing.body.status.jobManagerDeploymentStatus).toBe('MISSING');
     expect((await statusOf('orders-analytics', NON_OWNER)).status).toBe(403);
+
+    // A change plan's dry runs stay inside the allowed namespace's Role too.
+    const plan = await request(server)
+      .post(`${entityPath('orders-analytics')}/plan`)
+      .set('Authorization', as(OWNER))
+      .send({
+        spec: {
+          ...specInput,
+          taskManager: { ...specInput.taskManager, slots: 2 },
+        },
+      });
+    expect(plan.status).toBe(200);
+    expect(
+      plan.body.changes.map(
+        (c: { kind: string; name: string }) => `${c.kind}/${c.name}`,
+      ),
+    ).toContain('StatefulSet/orders-session-taskmanager');
 
     const scale = (user: string) =>
       request(server)
