@@ -18,10 +18,14 @@ export function defaultNodes(count = 3): FakeNodeSpec[] {
   }));
 }
 
+/**
+ * Simulated nodes cost nothing: room for every cluster a whole test run leaves on the shared
+ * plane (about 30 CPU-requesting clusters filled 3 × 32 CPUs, and later pods stayed Pending).
+ */
 const CAPACITY = {
-  cpu: '32',
-  memory: '256Gi',
-  pods: '110',
+  cpu: '1000',
+  memory: '8Ti',
+  pods: '1000',
   'ephemeral-storage': '1Ti',
 };
 

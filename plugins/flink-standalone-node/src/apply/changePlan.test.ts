@@ -45,6 +45,9 @@ beforeEach(async () => {
   namespace = await createTestNamespace(plane().client, 'plan');
 });
 
+// The shared plane's simulated nodes serve every test file: give their room back.
+afterEach(() => plane().client.delete(`/api/v1/namespaces/${namespace}`));
+
 function specOf(input: Partial<ClusterSpecInput> = {}): ClusterSpec {
   return parseClusterSpec({
     name: 'orders',
