@@ -112,27 +112,23 @@ export function createRouter({
     );
   });
 
-  router.post(
-    '/entities/:namespace/:kind/:name/unblock-rollout',
-    async (req, res) => {
-      const ref = parse(entityParams, req.params, 'params');
-      const { pod } = parse(podBody, req.body, 'body');
-      res.json(
-        await service.unblockRollout(ref, pod, await httpAuth.credentials(req)),
-      );
-    },
-  );
-
-  router.post(
-    '/entities/:namespace/:kind/:name/force-delete-pod',
-    async (req, res) => {
-      const ref = parse(entityParams, req.params, 'params');
-      const { pod } = parse(podBody, req.body, 'body');
-      res.json(
-        await service.forceDeletePod(ref, pod, await httpAuth.credentials(req)),
-      );
-    },
-  );
+  // The remedies on one pod the status names, each judged by the service against a fresh status.
+  const podRemedies = {
+    'unblock-rollout': 'unblockRollout',
+    'force-delete-pod': 'forceDeletePod',
+  } as const;
+  for (const [route, remedy] of Object.entries(podRemedies)) {
+    router.post(
+      `/entities/:namespace/:kind/:name/${route}`,
+      async (req, res) => {
+        const ref = parse(entityParams, req.params, 'params');
+        const { pod } = parse(podBody, req.body, 'body');
+        res.json(
+          await service[remedy](ref, pod, await httpAuth.credentials(req)),
+        );
+      },
+    );
+  }
 
   router.post('/entities/:namespace/:kind/:name/plan', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
