@@ -140,4 +140,49 @@ describe('ClusterWatchCache', () => {
       cache.stop();
     }
   });
+
+  it("counts a node's update only when what the observer reads changed: a heartbeat is not a change", async () => {
+    const namespace = await createTestNamespace(plane.client, 'heartbeat');
+    const registry = registryFor(plane, await backendToken(plane));
+    const cluster = registry.get(TEST_CLUSTER);
+    const cache = new ClusterWatchCache(cluster, { namespaces: [namespace] });
+    cache.start();
+    try {
+      await cache.synced();
+      await applyCluster(
+        cluster,
+        renderCluster(
+          parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1' }),
+        ) as KubernetesObject[],
+      );
+      const snapshot = await waitFor('a pod on a cached node', () => {
+        const found = cache.snapshot(namespace, 'orders');
+        return found.nodes.length > 0 ? found : undefined;
+      });
+      const node = snapshot.nodes[0].metadata!.name!;
+      const sources = cache.sourcesOf(snapshot);
+      const nodeChanges = () => Number(cache.version(sources).split(':')[6]);
+      const before = nodeChanges();
+
+      // A kubelet's heartbeat, then a label: the same node's watch delivers them in this order.
+      await plane.client.patch(
+        `/api/v1/nodes/${node}/status`,
+        {
+          status: {
+            conditions: [
+              { type: 'Ready', lastHeartbeatTime: new Date().toISOString() },
+            ],
+          },
+        },
+        'strategic',
+      );
+      await plane.client.patch(`/api/v1/nodes/${node}`, {
+        metadata: { labels: { 'flink-standalone.test/marker': namespace } },
+      });
+      await waitFor('the label cached', () => nodeChanges() > before);
+      expect(nodeChanges()).toBe(before + 1);
+    } finally {
+      cache.stop();
+    }
+  });
 });

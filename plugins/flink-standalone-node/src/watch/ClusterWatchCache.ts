@@ -153,6 +153,8 @@ export class ClusterWatchCache {
     }));
     this.nodes = informer('Node', undefined, slimNode, {
       optional: true,
+      // Kubelets update their node every few seconds with nothing but heartbeat times.
+      ignoreUnchanged: true,
       indexKeys: o => [o.metadata!.name!],
     });
   }

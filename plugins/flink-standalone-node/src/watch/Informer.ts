@@ -14,6 +14,12 @@ export interface InformerOptions {
   keep?: (object: KubernetesObject) => boolean;
   /** Secondary index keys of an object (e.g. `<namespace>/<app label>`), for fast lookups. */
   indexKeys?: (object: KubernetesObject) => string[];
+  /**
+   * An update whose slim form equals the cached one is not counted as a change (e.g. a node
+   * heartbeat): readers keep reusing what they derived. For kinds whose slim form carries no
+   * resourceVersion; otherwise every update differs anyway.
+   */
+  ignoreUnchanged?: boolean;
   onChange?: () => void;
   pageSize?: number;
   /**
@@ -114,6 +120,13 @@ export class Informer {
   }
 
   private put(object: KubernetesObject): void {
+    const previous = this.store.get(key(object));
+    if (
+      previous &&
+      this.options.ignoreUnchanged &&
+      JSON.stringify(previous) === JSON.stringify(object)
+    )
+      return;
     this.remove(key(object));
     this.bump(object);
     this.store.set(key(object), object);
