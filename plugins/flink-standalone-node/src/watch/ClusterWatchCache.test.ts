@@ -162,6 +162,16 @@ describe('ClusterWatchCache', () => {
       const node = snapshot.nodes[0].metadata!.name!;
       const sources = cache.sourcesOf(snapshot);
       const nodeChanges = () => Number(cache.version(sources).split(':')[6]);
+      const label = async (value: string) => {
+        const before = nodeChanges();
+        await plane.client.patch(`/api/v1/nodes/${node}`, {
+          metadata: { labels: { 'flink-standalone.test/marker': value } },
+        });
+        await waitFor(`label ${value} cached`, () => nodeChanges() > before);
+        return nodeChanges() - before;
+      };
+      // What one counted update adds.
+      const perUpdate = await label(`${namespace}-1`);
       const before = nodeChanges();
 
       // A kubelet's heartbeat, then a label: the same node's watch delivers them in this order.
@@ -176,11 +186,8 @@ describe('ClusterWatchCache', () => {
         },
         'strategic',
       );
-      await plane.client.patch(`/api/v1/nodes/${node}`, {
-        metadata: { labels: { 'flink-standalone.test/marker': namespace } },
-      });
-      await waitFor('the label cached', () => nodeChanges() > before);
-      expect(nodeChanges()).toBe(before + 1);
+      await label(`${namespace}-2`);
+      expect(nodeChanges()).toBe(before + perUpdate);
     } finally {
       cache.stop();
     }
