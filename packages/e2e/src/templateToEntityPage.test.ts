@@ -36,7 +36,12 @@ const RBAC_FILE = path.resolve(
 );
 const TASK_MANAGERS = 2;
 /** The permissions behind the tab's scale and delete buttons. */
-const OPERATIONS = ['flink.standalone.scale', 'flink.standalone.delete'];
+const OPERATIONS = [
+  'flink.standalone.scale',
+  'flink.standalone.delete',
+  'flink.standalone.rollout.unblock',
+  'flink.standalone.pod.forceDelete',
+];
 /** The widths the layout is checked at: a laptop's and a desktop monitor's. */
 const WIDTHS = [1280, 1920];
 
@@ -566,7 +571,7 @@ describe('the example app in a real browser', () => {
     ]);
   });
 
-  it('shows a signed-in non-owner no scale or delete button', async () => {
+  it('shows a signed-in non-owner no scale or delete button; an owner outside the platform team may not force-delete pods', async () => {
     clusterA();
     const page = await signedInPage();
     // The guest (streaming-team) owns the template's component, and sees the buttons there…
@@ -577,6 +582,9 @@ describe('the example app in a real browser', () => {
     ).resolves.toEqual({
       'flink.standalone.scale': 'ALLOW',
       'flink.standalone.delete': 'ALLOW',
+      'flink.standalone.rollout.unblock': 'ALLOW',
+      // Only whoever runs the nodes knows that a node is really gone.
+      'flink.standalone.pod.forceDelete': 'DENY',
     });
     await page.getByRole('button', { name: 'Scale TaskManagers' }).waitFor();
 
@@ -597,6 +605,8 @@ describe('the example app in a real browser', () => {
     await expect(settledPermissions(other, ref, denied)).resolves.toEqual({
       'flink.standalone.scale': 'DENY',
       'flink.standalone.delete': 'DENY',
+      'flink.standalone.rollout.unblock': 'DENY',
+      'flink.standalone.pod.forceDelete': 'DENY',
     });
     await expect(
       other.getByRole('button', { name: 'Scale TaskManagers' }).count(),

@@ -65,3 +65,70 @@ export interface PlannedJobEffect {
   runningJobs?: number;
   message: string;
 }
+
+/**
+ * How a change treats running jobs, in the Flink operator's words:
+ * - `stateless`: apply; jobs live with what the plan says;
+ * - `last-state`: jobs resume from their latest checkpoint (needs Kubernetes HA when the
+ *   JobManager restarts);
+ * - `savepoint`: stop running jobs with a savepoint first, then start from it.
+ *
+ * @public
+ */
+export const UPGRADE_MODES = ['stateless', 'last-state', 'savepoint'] as const;
+
+/** @public */
+export type UpgradeMode = (typeof UPGRADE_MODES)[number];
+
+/**
+ * A savepoint a Flink cluster's jobs were stopped with, in the cluster's savepoint history.
+ *
+ * @public
+ */
+export interface SavepointRecord {
+  /** Where Flink wrote it, e.g. `s3://bucket/savepoints/savepoint-4a1b2c-0123456789ab`. */
+  path: string;
+  /** When it completed (ISO 8601). */
+  time: string;
+  /** What took it: an upgrade, a suspend. */
+  trigger: 'upgrade' | 'suspend';
+  jobId: string;
+  jobName?: string;
+}
+
+/**
+ * The annotation on a cluster's JobManager workload that keeps its savepoint history (newest
+ * first): it lives and goes with the cluster, survives backend restarts, and the watch cache
+ * reads it with the workload.
+ *
+ * @public
+ */
+export const SAVEPOINT_HISTORY_ANNOTATION =
+  'flink-standalone.backstage.io/savepoints';
+
+/** @public */
+export const SAVEPOINT_HISTORY_LIMIT = 20;
+
+/**
+ * The savepoint history an annotation holds; what does not parse is left out.
+ *
+ * @public
+ */
+export function parseSavepointHistory(
+  annotation: string | undefined,
+): SavepointRecord[] {
+  if (!annotation) return [];
+  try {
+    const parsed = JSON.parse(annotation);
+    return Array.isArray(parsed)
+      ? parsed.filter(
+          (r): r is SavepointRecord =>
+            typeof r?.path === 'string' &&
+            typeof r?.time === 'string' &&
+            typeof r?.jobId === 'string',
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}

@@ -67,11 +67,26 @@ export type {
 export type { ImmutableChange, ImmutableField } from './apply/immutable';
 export { diffCluster, jsonDiff } from './apply/diff';
 export { planChange, planClusterChange } from './apply/changePlan';
+export {
+  upgradeCluster,
+  savepointDirectoryOf,
+  stopWithSavepoint,
+} from './apply/upgradeCluster';
+export type {
+  PollOptions,
+  UpgradeOptions,
+  UpgradeResult,
+} from './apply/upgradeCluster';
+export {
+  recordSavepoint,
+  SAVEPOINT_FIELD_MANAGER,
+} from './apply/savepointHistory';
 export type { ChangePlanInput } from './apply/changePlan';
 export type { FieldChange, ObjectDiff } from './apply/diff';
 export {
   clusterSelector,
   deleteCluster,
+  findJobManagerWorkload,
   findTaskManagerWorkload,
   scaleTaskManagers,
 } from './apply/clusterOperations';
@@ -95,7 +110,9 @@ export type {
   SnapshotSources,
   WatchCacheOptions,
 } from './watch/ClusterWatchCache';
-export { FlinkRestClient, directBaseUrl } from './rest/FlinkRestClient';
+export { FlinkRestClient } from './rest/FlinkRestClient';
+export { directBaseUrl, flinkRequest } from './rest/flinkRequest';
+export type { FlinkRequest } from './rest/flinkRequest';
 export type { FlinkRestClientOptions } from './rest/FlinkRestClient';
 export { FlinkObserver } from './service/FlinkObserver';
 export type {

@@ -2,7 +2,9 @@ import {
   ClusterSpecInput,
   FlinkClusterStatus,
   parseClusterSpec,
+  parseSavepointHistory,
   renderCluster,
+  SAVEPOINT_HISTORY_ANNOTATION,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   createRealNodeNamespace,
@@ -13,6 +15,7 @@ import {
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyCluster } from './apply/applyCluster';
 import { deleteBlockingPod } from './apply/unblockRollout';
+import { upgradeCluster } from './apply/upgradeCluster';
 import { waitForReady } from './apply/waitForReady';
 import type { ClusterRegistry } from './cluster/ClusterRegistry';
 import { FlinkObserver } from './service/FlinkObserver';
@@ -584,6 +587,180 @@ describe('a StatefulSet rollout on real pods', () => {
       }
     },
     RESTART_AND_RESTORE_TIMEOUT_MS,
+  );
+});
+
+describe('a savepoint upgrade on real pods', () => {
+  it(
+    'a config change to a running application cluster stops the job with a savepoint and restarts it from there; suspend and resume go through savepoints too; the history keeps them',
+    async () => {
+      // No shared file system on one node: the state stays under Flink's memory threshold, so
+      // a savepoint is one metadata file, written by the JobManager onto its own claim, which its
+      // restarted pod mounts again. Production points the directory at S3, GCS, HDFS or NFS.
+      const input: Partial<ClusterSpecInput> = {
+        image: 'flink:2.2-examples',
+        mode: 'application',
+        job: {
+          ...KEYED_COUNTER_JOB,
+          args: [
+            '--keys',
+            '32',
+            '--rate',
+            '200',
+            '--state-bytes',
+            '16',
+            '--checkpoint-interval',
+            '2000',
+          ],
+        },
+        jobManager: {
+          workload: 'StatefulSet',
+          volumeClaimTemplates: [{ name: 'savepoints', storage: '1Gi' }],
+        },
+        taskManager: { replicas: 1, slots: 2 },
+        flinkConfiguration: {
+          'execution.checkpointing.savepoint-dir':
+            'file:///opt/flink/volumes/savepoints',
+        },
+      };
+      await deploy(input);
+      await ready();
+      const { jid } = await runningJob('the job running');
+      await waitFor(
+        'a completed checkpoint',
+        async () => (await checkpoints(jid)).counts.completed >= 1,
+        { timeoutMs: 60_000, intervalMs: 1000 },
+      );
+
+      const changed = parseClusterSpec({
+        name: NAME,
+        namespace,
+        flinkVersion: '2.2',
+        ...input,
+        jobManager: { resources: SMALL_JOB_MANAGER, ...input.jobManager },
+        taskManager: { resources: SMALL_TASK_MANAGER, ...input.taskManager },
+        flinkConfiguration: {
+          ...input.flinkConfiguration,
+          'rest.flamegraph.enabled': true,
+        },
+      });
+      const log: string[] = [];
+      const upgrade = await upgradeCluster(
+        registry.get(TEST_CLUSTER),
+        observer,
+        changed,
+        { mode: 'savepoint', log: line => log.push(line) },
+      );
+
+      // The plan named the pods the change restarts; applied blindly, the JobManager's restart
+      // would lose the job's state.
+      expect(
+        upgrade.plan.restarts
+          .map(r => ({ component: r.component, pods: r.pods }))
+          .sort((a, b) => a.component.localeCompare(b.component)),
+      ).toEqual([
+        { component: 'jobmanager', pods: [`${NAME}-0`] },
+        { component: 'taskmanager', pods: [`${NAME}-taskmanager-0`] },
+      ]);
+      expect(upgrade.plan.jobs.effect).toBe('lost');
+      expect(upgrade.savepoints).toHaveLength(1);
+      const [savepoint] = upgrade.savepoints;
+      expect(savepoint).toMatchObject({ jobId: jid, trigger: 'upgrade' });
+      expect(savepoint.path).toMatch(
+        /^file:.*\/opt\/flink\/volumes\/savepoints\/savepoint-/,
+      );
+      expect(upgrade.applied.job?.initialSavepointPath).toBe(savepoint.path);
+      expect(log.filter(line => !line.startsWith('Plan: '))).toEqual([
+        expect.stringMatching(/^Stopping job .* with a savepoint into file:/),
+        `Job ${savepoint.jobName} stopped; savepoint at ${savepoint.path}.`,
+        expect.stringMatching(/^Applied with job.initialSavepointPath/),
+        `Job ${upgrade.resumedJobId} runs, restored from ${savepoint.path}.`,
+      ]);
+
+      // Flink's own account: the job running now restored from that savepoint, no other state.
+      const { jid: resumed } = await runningJob('the job running again');
+      expect(resumed).toBe(upgrade.resumedJobId);
+      const restored = await flinkRest<{
+        latest: { restored: { is_savepoint: boolean; external_path: string } };
+      }>(`/jobs/${resumed}/checkpoints`);
+      expect(restored.latest.restored.is_savepoint).toBe(true);
+      expect(
+        restored.latest.restored.external_path.replace(/^file:\/*/, '/'),
+      ).toBe(savepoint.path.replace(/^file:\/*/, '/'));
+      // The new configuration is the one running.
+      const config =
+        await flinkRest<{ key: string; value: string }[]>('/jobmanager/config');
+      expect(config).toContainEqual({
+        key: 'rest.flamegraph.enabled',
+        value: 'true',
+      });
+
+      // The history lives on the JobManager workload, and applying the spec again keeps it.
+      const cluster = registry.get(TEST_CLUSTER);
+      await applyCluster(
+        cluster,
+        renderCluster(upgrade.applied) as KubernetesObject[],
+      );
+      const history = async () =>
+        parseSavepointHistory(
+          (
+            await plane().client.get(
+              `/apis/apps/v1/namespaces/${namespace}/statefulsets/${NAME}`,
+            )
+          ).metadata.annotations?.[SAVEPOINT_HISTORY_ANNOTATION],
+        );
+      expect(await history()).toEqual([savepoint]);
+
+      // Suspend: the job stops with a savepoint, then no pod runs; the claims stay.
+      const suspend = await upgradeCluster(
+        cluster,
+        observer,
+        { ...upgrade.applied, state: 'suspended' },
+        { mode: 'savepoint' },
+      );
+      expect(suspend.savepoints).toEqual([
+        expect.objectContaining({ jobId: resumed, trigger: 'suspend' }),
+      ]);
+      await waitFor(
+        'no pod left',
+        async () =>
+          (await plane().client.list(`/api/v1/namespaces/${namespace}/pods`))
+            .items.length === 0,
+        { timeoutMs: 120_000, intervalMs: 1000 },
+      );
+      // A pause, not a scale-down: the claims stay (this one holds the savepoints here).
+      const claims = await plane().client.list(
+        `/api/v1/namespaces/${namespace}/persistentvolumeclaims`,
+      );
+      expect(
+        claims.items.map(c => [c.metadata.name, c.status?.phase]).sort(),
+      ).toEqual([[`savepoints-${NAME}-0`, 'Bound']]);
+      expect(await history()).toEqual([suspend.savepoints[0], savepoint]);
+
+      // Resume: the spec as it was (state running); the job starts from the suspend savepoint.
+      const resume = await upgradeCluster(cluster, observer, changed, {
+        mode: 'savepoint',
+      });
+      expect(resume.applied.job?.initialSavepointPath).toBe(
+        suspend.savepoints[0].path,
+      );
+      const { jid: afterResume } = await runningJob(
+        'the job running after resume',
+      );
+      expect(afterResume).toBe(resume.resumedJobId);
+      const restoredAfterResume = await flinkRest<{
+        latest: { restored: { is_savepoint: boolean; external_path: string } };
+      }>(`/jobs/${afterResume}/checkpoints`);
+      expect(restoredAfterResume.latest.restored.is_savepoint).toBe(true);
+      expect(
+        restoredAfterResume.latest.restored.external_path.replace(
+          /^file:\/*/,
+          '/',
+        ),
+      ).toBe(suspend.savepoints[0].path.replace(/^file:\/*/, '/'));
+    },
+    // Three restarts of the cluster with a job each time.
+    600_000,
   );
 });
 

@@ -97,6 +97,43 @@ describe('renderCluster', () => {
       expect(object.metadata!.namespace).toBe('streaming');
   });
 
+  it('suspended: both workloads at 0 replicas keeping their claims, everything else as running', () => {
+    const input = {
+      jobManager: {
+        workload: 'StatefulSet' as const,
+        volumeClaimTemplates: [jmVolume],
+      },
+      taskManager: { replicas: 3, volumeClaimTemplates: [tmVolume] },
+    };
+    const running = render(input);
+    const suspended = render({ ...input, state: 'suspended' });
+    const jobManager = find<StatefulSet>(suspended, 'StatefulSet', 'orders');
+    const taskManager = find<StatefulSet>(
+      suspended,
+      'StatefulSet',
+      'orders-taskmanager',
+    );
+    expect([jobManager.spec!.replicas, taskManager.spec!.replicas]).toEqual([
+      0, 0,
+    ]);
+    // The default whenScaled: Delete would delete every claim when the replicas go to 0.
+    for (const workload of [jobManager, taskManager])
+      expect(workload.spec!.persistentVolumeClaimRetentionPolicy).toEqual({
+        whenDeleted: 'Delete',
+        whenScaled: 'Retain',
+      });
+    const withoutReplicas = (objects: FlinkClusterObject[]) =>
+      objects.map(o => ({
+        ...o,
+        spec: {
+          ...(o as any).spec,
+          replicas: undefined,
+          persistentVolumeClaimRetentionPolicy: undefined,
+        },
+      }));
+    expect(withoutReplicas(suspended)).toEqual(withoutReplicas(running));
+  });
+
   it('is pure: the same spec gives byte-identical YAML', () => {
     const input = {
       taskManager: { replicas: 3, volumeClaimTemplates: [tmVolume] },

@@ -17,6 +17,13 @@ function componentSpec(spec: ClusterSpec, component: FlinkComponent) {
   return component === 'jobmanager' ? spec.jobManager : spec.taskManager;
 }
 
+/** A suspended cluster keeps its workloads and claims, without pods. */
+function replicasOf(spec: ClusterSpec, component: FlinkComponent): number {
+  return spec.state === 'suspended'
+    ? 0
+    : componentSpec(spec, component).replicas;
+}
+
 function metadata(spec: ClusterSpec, component: FlinkComponent) {
   const names = clusterObjectNames(spec.name);
   return {
@@ -57,7 +64,7 @@ function renderStatefulSet(
         component === 'jobmanager'
           ? names.jobManagerService
           : names.taskManagerService,
-      replicas: own.replicas,
+      replicas: replicasOf(spec, component),
       podManagementPolicy:
         component === 'taskmanager'
           ? spec.taskManager.podManagementPolicy
@@ -67,7 +74,9 @@ function renderStatefulSet(
       // Explicit, so claims do not silently outlive their cluster.
       persistentVolumeClaimRetentionPolicy: {
         whenDeleted: own.pvcRetention.whenDeleted,
-        whenScaled: own.pvcRetention.whenScaled,
+        // Suspending is a pause, not a scale-down: the claims (and what is on them) stay.
+        whenScaled:
+          spec.state === 'suspended' ? 'Retain' : own.pvcRetention.whenScaled,
       },
       template: renderPodTemplate({
         spec,
@@ -97,7 +106,6 @@ function renderDeployment(
   component: FlinkComponent,
   configHash: string,
 ): Deployment {
-  const own = componentSpec(spec, component);
   // A lone JobManager without HA must never overlap with its successor.
   const recreate = component === 'jobmanager' && !spec.highAvailability;
   return {
@@ -105,7 +113,7 @@ function renderDeployment(
     kind: 'Deployment',
     metadata: metadata(spec, component),
     spec: {
-      replicas: own.replicas,
+      replicas: replicasOf(spec, component),
       selector: { matchLabels: selectorLabels(spec, component) },
       strategy: recreate ? { type: 'Recreate' } : { type: 'RollingUpdate' },
       template: renderPodTemplate({

@@ -389,6 +389,15 @@ const clusterSpecObject = z.strictObject({
       error: 'must be session or application',
     })
     .default('session'),
+  /**
+   * `suspended`: no pod runs (both workloads at 0 replicas, claims kept). An upgrade in savepoint
+   * mode stops running jobs with a savepoint first, and resuming starts from it.
+   */
+  state: z
+    .enum(['running', 'suspended'], {
+      error: 'must be running or suspended',
+    })
+    .default('running'),
   job: jobSchema.optional(),
   jobManager: jobManagerSchema,
   taskManager: taskManagerSchema,

@@ -1,3 +1,4 @@
+import type { SavepointRecord } from '../plan';
 import type { FlinkComponent } from '../render/labels';
 import type { WorkloadKind } from '../spec';
 
@@ -329,6 +330,8 @@ export interface FlinkClusterStatus {
   flink: FlinkRestSummary;
   /** Newest first. */
   events: ClusterEvent[];
+  /** The savepoints its jobs were stopped with (upgrades, suspends), newest first. */
+  savepoints: SavepointRecord[];
   observedAt: string;
   /** The cache lost its watch: what is shown is as of `lastSyncedAt`. */
   stale: boolean;

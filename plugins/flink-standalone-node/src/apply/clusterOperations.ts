@@ -48,11 +48,33 @@ async function readOptional<T>(
  *
  * @public
  */
-export async function findTaskManagerWorkload(
+export function findTaskManagerWorkload(
+  cluster: FlinkKubernetesCluster,
+  ref: FlinkClusterRef,
+): Promise<KubernetesObject> {
+  return findWorkload(cluster, ref, 'TaskManager');
+}
+
+/**
+ * The JobManager workload, whichever kind it is.
+ *
+ * @public
+ */
+export function findJobManagerWorkload(
+  cluster: FlinkKubernetesCluster,
+  ref: FlinkClusterRef,
+): Promise<KubernetesObject> {
+  return findWorkload(cluster, ref, 'JobManager');
+}
+
+async function findWorkload(
   cluster: FlinkKubernetesCluster,
   { namespace, name }: FlinkClusterRef,
+  component: 'JobManager' | 'TaskManager',
 ): Promise<KubernetesObject> {
-  const workloadName = clusterObjectNames(name).taskManager;
+  const names = clusterObjectNames(name);
+  const workloadName =
+    component === 'JobManager' ? names.jobManager : names.taskManager;
   for (const kind of ['StatefulSet', 'Deployment']) {
     const found = await readOptional<KubernetesObject>(
       cluster,
@@ -61,7 +83,7 @@ export async function findTaskManagerWorkload(
     if (found) return { ...found, kind };
   }
   throw new NotFoundError(
-    `Flink cluster ${namespace}/${name} has no TaskManager workload (${workloadName})`,
+    `Flink cluster ${namespace}/${name} has no ${component} workload (${workloadName})`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { directBaseUrl } from '../rest/FlinkRestClient';
+import { directBaseUrl } from '../rest/flinkRequest';
 import type { FlinkKubernetesCluster } from './ClusterRegistry';
 
 /**

@@ -6,6 +6,8 @@ import {
   JobRestore,
   PodStatus,
   WorkloadStatus,
+  parseSavepointHistory,
+  SAVEPOINT_HISTORY_ANNOTATION,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import { summarizeClaim } from './claims';
 import { clusterConditions } from './conditions';
@@ -126,6 +128,11 @@ export function observeCluster(
     events: recentEvents(
       snapshot.events,
       options.maxEvents ?? DEFAULT_OBSERVE_OPTIONS.maxEvents,
+    ),
+    savepoints: parseSavepointHistory(
+      snapshot.jobManager?.metadata?.annotations?.[
+        SAVEPOINT_HISTORY_ANNOTATION
+      ],
     ),
     observedAt: options.now.toISOString(),
     stale: snapshot.stale,

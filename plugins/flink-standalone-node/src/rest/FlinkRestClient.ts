@@ -1,9 +1,7 @@
-import {
-  clusterObjectNames,
-  JobRestore,
-} from '@flink-standalone/plugin-flink-standalone-common';
+import type { JobRestore } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import type { FlinkRestObservation } from '../observer/types';
+import { flinkRequest } from './flinkRequest';
 import { taskManagerRestoreSource } from './restores';
 
 /** The endpoints the observer reads, fetched together. */
@@ -22,22 +20,6 @@ export interface FlinkRestClientOptions {
   /** How long an answer is served before it is fetched again (default 5 s). */
   maxAgeMs?: number;
   now?: () => Date;
-}
-
-/**
- * The REST base of a Flink cluster for `direct` access.
- *
- * @public
- */
-export function directBaseUrl(
-  template: string,
-  namespace: string,
-  name: string,
-): string {
-  return template
-    .replace(/\{namespace\}/g, namespace)
-    .replace(/\{name\}/g, name)
-    .replace(/\/$/, '');
 }
 
 /**
@@ -238,41 +220,12 @@ export class FlinkRestClient {
     return JSON.parse(await this.getText(cluster, namespace, name, endpoint));
   }
 
-  private async getText(
+  private getText(
     cluster: FlinkKubernetesCluster,
     namespace: string,
     name: string,
     endpoint: string,
   ): Promise<string> {
-    const { mode, baseUrl, timeoutMs } = cluster.flinkRest;
-    if (mode === 'direct') {
-      const response = await fetch(
-        `${directBaseUrl(baseUrl!, namespace, name)}${endpoint}`,
-        {
-          signal: AbortSignal.timeout(timeoutMs),
-        },
-      );
-      if (!response.ok)
-        throw new Error(`HTTP ${response.status} from ${endpoint}`);
-      return response.text();
-    }
-    const service = `${clusterObjectNames(name).restService}:rest`;
-    const { status, body } = await cluster.http.raw({
-      path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/services/${service}/proxy${endpoint}`,
-      timeoutMs,
-    });
-    if (status >= 400) {
-      // The API server says why it could not reach the Service (no endpoints, refused, …).
-      let message = body.slice(0, 200);
-      try {
-        message = JSON.parse(body).message ?? message;
-      } catch {
-        // A plain-text answer from Flink or the proxy.
-      }
-      throw new Error(
-        `HTTP ${status} from ${endpoint} through the service proxy: ${message}`,
-      );
-    }
-    return body;
+    return flinkRequest(cluster, namespace, name, { endpoint });
   }
 }

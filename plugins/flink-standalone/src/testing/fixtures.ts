@@ -224,6 +224,15 @@ export function readyStatus(taskManagers = 2): FlinkClusterStatus {
         lastTimestamp: secondsAgo(3600),
       },
     ],
+    savepoints: [
+      {
+        path: `s3://flink/savepoints/savepoint-${NAME}-1a2b3c`,
+        time: secondsAgo(7200),
+        trigger: 'upgrade',
+        jobId: '8f4b2ad3c1e0f5a6b7c8d9e0f1a2b3c4',
+        jobName: 'orders-enrichment',
+      },
+    ],
     observedAt: secondsAgo(12),
     stale: false,
   };

@@ -106,6 +106,39 @@ describe('flink:standalone:apply before Kubernetes', () => {
     expect(requests).not.toHaveBeenCalled();
   });
 
+  it.each([false, true])(
+    'refuses upgradeMode savepoint without a savepoint directory, before any Kubernetes call (dry run: %s)',
+    async isDryRun => {
+      const { action, requests } = setup(AuthorizeResult.ALLOW);
+      const { ctx } = actionContext({ ...input, upgradeMode: 'savepoint' });
+      const error = await action
+        .handler({ ...ctx, isDryRun } as any)
+        .catch(e => e);
+
+      expect(error.name).toBe('InputError');
+      expect(error.message).toBe(
+        "upgradeMode: savepoint needs a savepoint directory: set flinkConfiguration['execution.checkpointing.savepoint-dir'] (or give savepointDirectory)",
+      );
+      expect(requests).not.toHaveBeenCalled();
+    },
+  );
+
+  it('refuses an upgrade mode for manifests, which have no spec to plan from', async () => {
+    const { action, requests } = setup(AuthorizeResult.ALLOW);
+    const { ctx } = actionContext({
+      cluster: 'local',
+      entityRef: 'orders',
+      manifestsPath: 'manifests',
+      upgradeMode: 'last-state',
+    });
+    const error = await action.handler(ctx as any).catch(e => e);
+    expect(error.name).toBe('InputError');
+    expect(error.message).toMatch(
+      /^upgradeMode: last-state needs spec or specFile/,
+    );
+    expect(requests).not.toHaveBeenCalled();
+  });
+
   it('wants exactly one source of objects', async () => {
     const { action } = setup(AuthorizeResult.ALLOW);
     const { ctx } = actionContext({ ...input, specFile: 'flink-cluster.yaml' });

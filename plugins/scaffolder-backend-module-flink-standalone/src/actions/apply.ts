@@ -9,12 +9,17 @@ import {
   ClusterConditionType,
   ClusterSpec,
   renderCluster,
+  UPGRADE_MODES,
+  UpgradeMode,
 } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   ApplyProgress,
+  ApplyResult,
   FlinkStandaloneClusterService,
   applyCluster,
   planClusterChange,
+  savepointDirectoryOf,
+  upgradeCluster,
   waitForReady,
 } from '@flink-standalone/plugin-flink-standalone-node';
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -116,6 +121,8 @@ export type ApplyActionInput = {
   flinkUiUrl?: string;
   spec?: Record<string, any>;
   specFile?: string;
+  upgradeMode?: UpgradeMode;
+  savepointDirectory?: string;
 };
 
 /**
@@ -134,6 +141,7 @@ export type ApplyActionOutput = {
   summary?: string;
   plan?: string[];
   jobEffect?: string;
+  savepoints?: string[];
 };
 
 /**
@@ -210,6 +218,20 @@ export function createApplyAction(
             .describe(
               'The Flink UI URL to report, instead of the configured one',
             ),
+        upgradeMode: z =>
+          z
+            .enum(UPGRADE_MODES)
+            .optional()
+            .describe(
+              'How running jobs are treated when the change restarts their pods (default stateless): stateless applies; last-state lets them resume from their latest checkpoint (needs highAvailability when the JobManager restarts); savepoint stops them with a savepoint first and starts the application job from it',
+            ),
+        savepointDirectory: z =>
+          z
+            .string()
+            .optional()
+            .describe(
+              "Where upgradeMode savepoint writes savepoints (default: the spec's execution.checkpointing.savepoint-dir or state.savepoints.dir)",
+            ),
       },
       output: {
         name: z => z.string(),
@@ -252,9 +274,25 @@ export function createApplyAction(
             .describe(
               "The plan's effect on running jobs: none, new-cluster, failover, restore-from-checkpoint, restart-from-savepoint or lost",
             ),
+        savepoints: z =>
+          z
+            .array(z.string())
+            .optional()
+            .describe(
+              "With upgradeMode savepoint: the savepoints the running jobs were stopped with (also in the cluster's savepoint history)",
+            ),
       },
     },
     async handler(ctx) {
+      const upgradeMode = ctx.input.upgradeMode ?? 'stateless';
+      if (
+        upgradeMode !== 'stateless' &&
+        ctx.input.manifestsPath !== undefined
+      ) {
+        throw new InputError(
+          `upgradeMode: ${upgradeMode} needs spec or specFile (manifestsPath has no spec to plan the upgrade from)`,
+        );
+      }
       const { objects, name, namespace, spec } = await objectsToApply(
         ctx.workspacePath,
         ctx.input,
@@ -272,33 +310,68 @@ export function createApplyAction(
       );
       const dryRun = Boolean(ctx.isDryRun);
 
-      if (spec) {
-        // The plan informs; it does not gate: an apply the dry run cannot predict (a claim
-        // template change with recreate) still goes on, and fails or succeeds on its own.
-        try {
-          const plan = await planClusterChange(
-            cluster,
-            await options.clusters.getObserver(),
+      const onProgress = (p: ApplyProgress) => {
+        const line = describeProgress(p, dryRun);
+        if (line) ctx.logger.info(line);
+      };
+      let result: ApplyResult;
+      if (spec && upgradeMode !== 'stateless' && !dryRun) {
+        const upgrade = await upgradeCluster(
+          cluster,
+          await options.clusters.getObserver(),
+          spec,
+          {
+            mode: upgradeMode,
+            savepointDirectory: ctx.input.savepointDirectory,
+            force: ctx.input.force,
+            recreate: ctx.input.recreate,
+            signal: ctx.signal,
+            onProgress,
+            log: line => ctx.logger.info(line),
+          },
+        );
+        ctx.output('plan', upgrade.plan.lines);
+        ctx.output('jobEffect', upgrade.plan.jobs.effect);
+        ctx.output(
+          'savepoints',
+          upgrade.savepoints.map(s => s.path),
+        );
+        result = upgrade.result;
+      } else {
+        if (spec && upgradeMode === 'savepoint') {
+          // A dry run checks what a real run needs first.
+          const directory = savepointDirectoryOf(
             spec,
+            ctx.input.savepointDirectory,
           );
-          for (const line of plan.lines) ctx.logger.info(`Plan: ${line}`);
-          ctx.output('plan', plan.lines);
-          ctx.output('jobEffect', plan.jobs.effect);
-        } catch (error) {
-          ctx.logger.warn(`No change plan: ${(error as Error).message}`);
+          ctx.logger.info(
+            `Upgrade mode savepoint: a real run stops running jobs with a savepoint into ${directory} before applying, if the plan restarts their pods.`,
+          );
         }
+        if (spec) {
+          // The plan informs; it does not gate: an apply the dry run cannot predict (a claim
+          // template change with recreate) still goes on, and fails or succeeds on its own.
+          try {
+            const plan = await planClusterChange(
+              cluster,
+              await options.clusters.getObserver(),
+              spec,
+            );
+            for (const line of plan.lines) ctx.logger.info(`Plan: ${line}`);
+            ctx.output('plan', plan.lines);
+            ctx.output('jobEffect', plan.jobs.effect);
+          } catch (error) {
+            ctx.logger.warn(`No change plan: ${(error as Error).message}`);
+          }
+        }
+        result = await applyCluster(cluster, objects, {
+          dryRun,
+          force: ctx.input.force,
+          recreate: ctx.input.recreate,
+          signal: ctx.signal,
+          onProgress,
+        });
       }
-
-      const result = await applyCluster(cluster, objects, {
-        dryRun,
-        force: ctx.input.force,
-        recreate: ctx.input.recreate,
-        signal: ctx.signal,
-        onProgress: p => {
-          const line = describeProgress(p, dryRun);
-          if (line) ctx.logger.info(line);
-        },
-      });
       ctx.output('name', name);
       ctx.output('namespace', namespace);
       ctx.output('dryRun', dryRun);
@@ -318,6 +391,12 @@ export function createApplyAction(
       );
       if (flinkUiUrl) ctx.output('flinkUiUrl', flinkUiUrl);
       if (dryRun || ctx.input.waitForReady === false) return;
+      if (spec?.state === 'suspended') {
+        ctx.logger.info(
+          'Suspended: both workloads are at 0 replicas, nothing to wait for.',
+        );
+        return;
+      }
 
       let summary = '';
       const status = await waitForReady(

@@ -151,6 +151,34 @@ describe('EntityFlinkStandaloneContent', () => {
     ]);
   });
 
+  it('lists the savepoint history, newest first', async () => {
+    const status = readyStatus(1);
+    const older = {
+      ...status.savepoints[0],
+      path: 's3://flink/savepoints/savepoint-orders-000001',
+      trigger: 'suspend' as const,
+    };
+    await renderContent(
+      statusResponse({ ...status, savepoints: [...status.savepoints, older] }),
+    );
+    const table = await screen.findByLabelText('Savepoints', {
+      selector: 'table',
+    });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map(r => within(r).getAllByRole('cell')[0].textContent),
+    ).toEqual([status.savepoints[0].path, older.path]);
+    expect(rows[0]).toHaveTextContent('orders-enrichment');
+    expect(rows[1]).toHaveTextContent('suspend');
+  });
+
+  it('says what fills an empty savepoint history', async () => {
+    await renderContent(statusResponse({ ...readyStatus(1), savepoints: [] }));
+    expect(
+      await screen.findByText(/No savepoint yet: an upgrade in savepoint mode/),
+    ).toBeInTheDocument();
+  });
+
   it('has a row per TaskManager ordinal, and marks a pod not yet updated', async () => {
     await renderContent(statusResponse(rollingUpdateStatus()));
     await screen.findByLabelText('TaskManagers pods', { selector: 'table' });

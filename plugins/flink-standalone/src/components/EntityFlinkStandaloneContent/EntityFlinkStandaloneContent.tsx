@@ -16,6 +16,7 @@ import {
 import { FlinkUiLink } from '../FlinkUiLink';
 import { ConditionsTable } from './ConditionsTable';
 import { EventsTable } from './EventsTable';
+import { SavepointsTable } from './SavepointsTable';
 import { FlinkRestFacts } from './FlinkRestFacts';
 import { WorkloadSection } from './WorkloadSection';
 
@@ -92,6 +93,11 @@ function ClusterDetails({ response, refreshError, refresh }: LoadedStatus) {
       <Grid item xs={12}>
         <InfoCard title="Recent events">
           <EventsTable events={status.events} />
+        </InfoCard>
+      </Grid>
+      <Grid item xs={12}>
+        <InfoCard title="Savepoints">
+          <SavepointsTable savepoints={status.savepoints} />
         </InfoCard>
       </Grid>
     </Grid>
