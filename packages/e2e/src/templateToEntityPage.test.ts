@@ -139,6 +139,8 @@ interface ClusterForm {
   taskManagers: number;
   /** GitOps delivery into this GitHub repository; otherwise the template creates it now. */
   gitops?: { owner: string; repo: string };
+  /** The claims' retention when TaskManagers are scaled down (the form's default: Delete). */
+  claimsWhenScaled?: 'Retain';
 }
 
 /** Fills the template's form as a developer does and starts the task; returns on the task page. */
@@ -168,7 +170,14 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
     await page.getByRole('option', { name: '0.25', exact: true }).click();
   }
   await next(page);
-  await next(page); // Storage and workloads: StatefulSet TaskManagers, a standard-10g claim each
+  // Storage and workloads: StatefulSet TaskManagers, a standard-10g claim each
+  if (form.claimsWhenScaled) {
+    await page.locator('#root_claimRetentionWhenScaled').click();
+    await page
+      .getByRole('option', { name: form.claimsWhenScaled, exact: true })
+      .click();
+  }
+  await next(page);
   if (form.gitops) {
     await page.locator('#root_delivery').click();
     await page
@@ -616,6 +625,61 @@ describe('the example app in a real browser', () => {
     ).resolves.toBe(0);
   });
 
+  it('changes a running cluster by running the template again: the task log shows the plan before the apply', async () => {
+    clusterA();
+    const page = await signedInPage();
+    await createFromTemplate(page, {
+      name,
+      namespace,
+      taskManagers: TASK_MANAGERS,
+      claimsWhenScaled: 'Retain',
+    });
+    await page
+      .getByRole('link', { name: 'Component in the catalog' })
+      .waitFor({ timeout: 540_000 })
+      .catch(async error => {
+        await page.screenshot({
+          path: path.join(SCREENSHOTS, 'task-plan-failed.png'),
+          fullPage: true,
+        });
+        throw new Error(
+          `${(error as Error).message}\nthe page says:\n${await page.locator('body').innerText()}\n--- backend log ---\n${app.logTail('backend')}`,
+        );
+      });
+    // A task that ends well opens its log by itself; otherwise ask for it.
+    const search = page.getByPlaceholder('Search');
+    await search.waitFor({ timeout: 30_000 }).catch(async () => {
+      await page.getByRole('button', { name: 'Show Logs' }).click();
+      await search.waitFor();
+    });
+    // The log viewer scrolls to the first line that matches.
+    await search.fill('plan:');
+    const log = await eventually(
+      page,
+      'the change plan in the task log',
+      async () => {
+        const text = await page.locator('body').innerText();
+        return text.includes('Plan: No pod restarts') && text;
+      },
+    );
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-plan.png') });
+    // What changes, and that no pod restarts for it; said before the apply step applied it.
+    expect(log).toMatch(
+      new RegExp(
+        `Plan: StatefulSet/${name}-taskmanager: updated \\([^)]*spec\\.persistentVolumeClaimRetentionPolicy\\.whenScaled`,
+      ),
+    );
+    expect(log).toContain(
+      'Plan: No pod restarts: running jobs are not affected.',
+    );
+    const taskManagers = await plane().client.get(
+      `/apis/apps/v1/namespaces/${namespace}/statefulsets/${name}-taskmanager`,
+    );
+    expect(
+      taskManagers.spec.persistentVolumeClaimRetentionPolicy.whenScaled,
+    ).toBe('Retain');
+  });
+
   it('scales the TaskManagers from the tab: the new ordinal appears with its claim', async () => {
     const page = await signedInPage();
     await open(page, `${clusterA()}/flink`);
@@ -680,5 +744,42 @@ describe('the example app in a real browser', () => {
       `/api/v1/namespaces/${namespace}/persistentvolumeclaims/${claims[0]}`,
     );
     expect(claim.status.phase).toBe('Bound');
+  });
+
+  it('offers the platform team what it offers no owner: force-deleting a pod stuck on a lost node', async () => {
+    // The same example app, its guests now signed in as a member of the platform team.
+    await app.startBackend('user:default/platform-admin');
+    const page = await signedInPage();
+    const ref = `component:default/${platformOwned}`;
+    const url = `${app.appUrl}/catalog/default/component/${platformOwned}/flink`;
+    /** Loads the tab again, signing in if the app asks. */
+    const reopen = async () => {
+      await page.goto(url, { waitUntil: 'commit' });
+      const enter = page.getByRole('button', { name: /enter/i });
+      await enter
+        .waitFor({ timeout: 10_000 })
+        .then(() => enter.click())
+        .catch(() => {});
+    };
+    await open(page, url);
+    // The restarted backend's catalog (in memory) reads its locations again first.
+    await eventually(
+      page,
+      'the platform-owned component served again',
+      async () => {
+        if (/MISSING/.test(await page.locator('main').innerText())) return true;
+        await reopen();
+        return false;
+      },
+      300_000,
+    );
+    const decisions = permissionDecisions(page, ref);
+    await reopen();
+    await expect(settledPermissions(page, ref, decisions)).resolves.toEqual({
+      'flink.standalone.scale': 'ALLOW',
+      'flink.standalone.delete': 'ALLOW',
+      'flink.standalone.rollout.unblock': 'ALLOW',
+      'flink.standalone.pod.forceDelete': 'ALLOW',
+    });
   });
 });

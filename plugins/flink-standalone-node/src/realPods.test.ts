@@ -71,8 +71,9 @@ const ref = () => ({ cluster: TEST_CLUSTER, namespace, name: NAME });
 const SMALL_JOB_MANAGER = { cpu: '250m', memory: '1Gi' };
 const SMALL_TASK_MANAGER = { cpu: '250m', memory: '1Gi' };
 
-async function deploy(input: Partial<ClusterSpecInput>) {
-  const spec = parseClusterSpec({
+/** The test cluster's spec: Flink 2.2, small pods, in this test's namespace. */
+function specFor(input: Partial<ClusterSpecInput>) {
+  return parseClusterSpec({
     name: NAME,
     namespace,
     flinkVersion: '2.2',
@@ -80,6 +81,10 @@ async function deploy(input: Partial<ClusterSpecInput>) {
     jobManager: { resources: SMALL_JOB_MANAGER, ...input.jobManager },
     taskManager: { resources: SMALL_TASK_MANAGER, ...input.taskManager },
   });
+}
+
+async function deploy(input: Partial<ClusterSpecInput>) {
+  const spec = specFor(input);
   await applyCluster(
     registry.get(TEST_CLUSTER),
     renderCluster(spec) as KubernetesObject[],
@@ -360,12 +365,12 @@ const restoreLines = (log: string) =>
 const LOCAL_STATE_HANDLE = /\/localState\/aid_/;
 
 /** A cluster running the keyed-counter job, with at least two completed checkpoints. */
-async function checkpointedJob(taskManager: ClusterSpecInput['taskManager']) {
+async function checkpointedJob(input: Partial<ClusterSpecInput>) {
   await deploy({
     image: 'flink:2.2-examples',
     mode: 'application',
     job: KEYED_COUNTER_JOB,
-    taskManager,
+    ...input,
   });
   await ready();
   const { jid } = await runningJob('the job running');
@@ -412,9 +417,11 @@ describe('local recovery on the real node', () => {
     async () => {
       // One slot per TaskManager: each subtask's local state is its slot's (see the README).
       const { jid, restoredBefore } = await checkpointedJob({
-        replicas: 2,
-        slots: 1,
-        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+        taskManager: {
+          replicas: 2,
+          slots: 1,
+          volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+        },
       });
       const victim = `${NAME}-taskmanager-1`;
       const before = await pod(victim);
@@ -435,10 +442,21 @@ describe('local recovery on the real node', () => {
       );
       expect(claimOf(after)).toBe(claimOf(before));
       await restoredAgain(jid, restoredBefore);
-      const taskManagers = await flinkRest<{ taskmanagers: { id: string }[] }>(
-        '/taskmanagers',
-      );
-      expect(taskManagers.taskmanagers.map(tm => tm.id)).toContain(victim);
+      const registered = async () =>
+        (
+          await flinkRest<{ taskmanagers: { id: string }[] }>('/taskmanagers')
+        ).taskmanagers.map(tm => tm.id);
+      try {
+        await waitFor(
+          `${victim} registered again`,
+          async () => (await registered()).includes(victim),
+          { timeoutMs: 90_000, intervalMs: 1000 },
+        );
+      } catch (error) {
+        throw new Error(
+          `${(error as Error).message}: registered ${JSON.stringify(await registered())}\n${await describeNamespace()}\n--- log of ${victim} ---\n${(await logOf(victim)).split('\n').slice(-40).join('\n')}`,
+        );
+      }
 
       // Flink's own account: the restarted TaskManager read its subtask's state from the claim.
       const restored = await restoreLinesOf(victim);
@@ -464,10 +482,12 @@ describe('local recovery on the real node', () => {
     'the same failure with Deployment TaskManagers (ephemeral volumes) restores from the checkpoint, not locally',
     async () => {
       const { jid, restoredBefore } = await checkpointedJob({
-        workload: 'Deployment',
-        replicas: 2,
-        slots: 1,
-        volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+        taskManager: {
+          workload: 'Deployment',
+          replicas: 2,
+          slots: 1,
+          volumeClaimTemplates: [{ name: 'flink-data', storage: '1Gi' }],
+        },
       });
       const taskManagerPods = () =>
         plane().client.list(
@@ -590,6 +610,17 @@ describe('a StatefulSet rollout on real pods', () => {
   );
 });
 
+/** Flink's checkpoint statistics: the job's latest restore was this savepoint. */
+async function expectRestoredFromSavepoint(jid: string, path: string) {
+  const { latest } = await flinkRest<{
+    latest: { restored: { is_savepoint: boolean; external_path: string } };
+  }>(`/jobs/${jid}/checkpoints`);
+  // Flink writes file:/x in one place and file:///x in another.
+  const local = (uri: string) => uri.replace(/^file:\/*/, '/');
+  expect(latest.restored.is_savepoint).toBe(true);
+  expect(local(latest.restored.external_path)).toBe(local(path));
+}
+
 describe('a savepoint upgrade on real pods', () => {
   it(
     'a config change to a running application cluster stops the job with a savepoint and restarts it from there; suspend and resume go through savepoints too; the history keeps them',
@@ -623,22 +654,10 @@ describe('a savepoint upgrade on real pods', () => {
             'file:///opt/flink/volumes/savepoints',
         },
       };
-      await deploy(input);
-      await ready();
-      const { jid } = await runningJob('the job running');
-      await waitFor(
-        'a completed checkpoint',
-        async () => (await checkpoints(jid)).counts.completed >= 1,
-        { timeoutMs: 60_000, intervalMs: 1000 },
-      );
+      const { jid } = await checkpointedJob(input);
 
-      const changed = parseClusterSpec({
-        name: NAME,
-        namespace,
-        flinkVersion: '2.2',
+      const changed = specFor({
         ...input,
-        jobManager: { resources: SMALL_JOB_MANAGER, ...input.jobManager },
-        taskManager: { resources: SMALL_TASK_MANAGER, ...input.taskManager },
         flinkConfiguration: {
           ...input.flinkConfiguration,
           'rest.flamegraph.enabled': true,
@@ -680,13 +699,7 @@ describe('a savepoint upgrade on real pods', () => {
       // Flink's own account: the job running now restored from that savepoint, no other state.
       const { jid: resumed } = await runningJob('the job running again');
       expect(resumed).toBe(upgrade.resumedJobId);
-      const restored = await flinkRest<{
-        latest: { restored: { is_savepoint: boolean; external_path: string } };
-      }>(`/jobs/${resumed}/checkpoints`);
-      expect(restored.latest.restored.is_savepoint).toBe(true);
-      expect(
-        restored.latest.restored.external_path.replace(/^file:\/*/, '/'),
-      ).toBe(savepoint.path.replace(/^file:\/*/, '/'));
+      await expectRestoredFromSavepoint(resumed, savepoint.path);
       // The new configuration is the one running.
       const config =
         await flinkRest<{ key: string; value: string }[]>('/jobmanager/config');
@@ -748,16 +761,10 @@ describe('a savepoint upgrade on real pods', () => {
         'the job running after resume',
       );
       expect(afterResume).toBe(resume.resumedJobId);
-      const restoredAfterResume = await flinkRest<{
-        latest: { restored: { is_savepoint: boolean; external_path: string } };
-      }>(`/jobs/${afterResume}/checkpoints`);
-      expect(restoredAfterResume.latest.restored.is_savepoint).toBe(true);
-      expect(
-        restoredAfterResume.latest.restored.external_path.replace(
-          /^file:\/*/,
-          '/',
-        ),
-      ).toBe(suspend.savepoints[0].path.replace(/^file:\/*/, '/'));
+      await expectRestoredFromSavepoint(
+        afterResume,
+        suspend.savepoints[0].path,
+      );
     },
     // Three restarts of the cluster with a job each time.
     600_000,

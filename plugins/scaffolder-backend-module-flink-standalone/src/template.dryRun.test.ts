@@ -138,6 +138,10 @@ describe('the shipped software template, through the scaffolder dry-run endpoint
     expect(log).toMatch(
       /\[dry run\] StatefulSet\/orders-analytics-dev-taskmanager created \(6\/6\)/,
     );
+    // The change plan, before anything is applied: here, a new cluster.
+    expect(log).toMatch(
+      /Plan: StatefulSet\/orders-analytics-dev-taskmanager: created[\s\S]*Plan: A new cluster: no job runs yet\.[\s\S]*\[dry run\] ConfigMap/,
+    );
     expect(response.body.steps.map((s: any) => s.id)).toEqual([
       'fetch',
       'render',

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { ResponseError } from '@backstage/errors';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import { createLocalRegisterAction } from './registerAction';
@@ -45,6 +46,40 @@ describe('local:catalog:register', () => {
     );
     expect(catalog.addLocation).toHaveBeenCalledWith(
       { type: 'scaffolded', target: 'orders-dev' },
+      expect.anything(),
+    );
+    expect(ctx.output).toHaveBeenCalledWith(
+      'entityRef',
+      'component:default/orders-dev',
+    );
+  });
+
+  it('updates a component registered before: the catalog client answers 409, the catalog reads the file again', async () => {
+    const { workspacePath, scaffolded, catalog, action } = setup(COMPONENT);
+    catalog.addLocation.mockRejectedValue(
+      await ResponseError.fromResponse(
+        new Response(
+          JSON.stringify({
+            error: { name: 'ConflictError', message: 'Location exists' },
+            response: { statusCode: 409 },
+          }),
+          {
+            status: 409,
+            statusText: 'Conflict',
+            headers: { 'content-type': 'application/json' },
+          },
+        ),
+      ),
+    );
+    catalog.refreshEntity.mockResolvedValue(undefined);
+    const ctx = createMockActionContext({ input: {}, workspacePath });
+    await action.handler(ctx as any);
+
+    expect(readFileSync(scaffolded.fileOf('orders-dev'), 'utf8')).toBe(
+      COMPONENT,
+    );
+    expect(catalog.refreshEntity).toHaveBeenCalledWith(
+      'component:default/orders-dev',
       expect.anything(),
     );
     expect(ctx.output).toHaveBeenCalledWith(

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringifyEntityRef } from '@backstage/catalog-model';
-import { ConflictError, InputError } from '@backstage/errors';
+import { ConflictError, InputError, ResponseError } from '@backstage/errors';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { parseAllDocuments } from 'yaml';
@@ -12,6 +12,18 @@ import {
 } from './scaffoldedCatalog';
 
 export const LOCAL_REGISTER_ACTION_ID = 'local:catalog:register';
+
+/**
+ * The catalog's answer to a location it has: a ConflictError in process, a 409 ResponseError
+ * through the catalog client (the template run again for the same component).
+ */
+function alreadyRegistered(error: unknown): boolean {
+  return (
+    error instanceof ConflictError ||
+    (error as Error)?.name === 'ConflictError' ||
+    (ResponseError.is(error) && error.statusCode === 409)
+  );
+}
 
 /** The one Component a template's catalog-info.yaml describes. */
 function componentOf(
@@ -94,11 +106,7 @@ export function createLocalRegisterAction(options: {
         );
         ctx.logger.info(`Registered ${component.ref}`);
       } catch (error) {
-        if (
-          !(error instanceof ConflictError) &&
-          (error as Error).name !== 'ConflictError'
-        )
-          throw error;
+        if (!alreadyRegistered(error)) throw error;
         // Created before (the same name, an earlier run): the catalog rereads the new file.
         await options.catalog
           .refreshEntity(component.ref, { credentials })

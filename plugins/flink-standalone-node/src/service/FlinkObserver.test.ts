@@ -347,6 +347,15 @@ describe('FlinkObserver against the real control plane', () => {
         again.spec.volumes.find((v: any) => v.name === 'flink-data')
           .persistentVolumeClaim.claimName,
       ).toBe('flink-data-orders-taskmanager-0');
+      // Scheduled away from the lost node (tainted unreachable), with its claim.
+      const placed = await waitFor('ordinal 0 scheduled', async () => {
+        const pod = await plane().client.get(
+          `/api/v1/namespaces/${namespace}/pods/orders-taskmanager-0`,
+        );
+        return pod.spec.nodeName ? pod : undefined;
+      });
+      expect(placed.metadata.uid).toBe(again.metadata.uid);
+      expect(placed.spec.nodeName).not.toBe(node);
       expect(
         (
           await plane().client.get(

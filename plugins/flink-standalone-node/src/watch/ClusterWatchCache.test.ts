@@ -28,6 +28,28 @@ afterAll(async () => {
   await plane?.stop();
 }, 60_000);
 
+/** A synced cache of a new namespace holding one applied cluster, `orders`; stop it after. */
+async function cacheWithCluster(label: string) {
+  const namespace = await createTestNamespace(plane.client, label);
+  const registry = registryFor(plane, await backendToken(plane));
+  const cluster = registry.get(TEST_CLUSTER);
+  const cache = new ClusterWatchCache(cluster, { namespaces: [namespace] });
+  cache.start();
+  try {
+    await cache.synced();
+    await applyCluster(
+      cluster,
+      renderCluster(
+        parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1' }),
+      ) as KubernetesObject[],
+    );
+  } catch (error) {
+    cache.stop();
+    throw error;
+  }
+  return { namespace, cache };
+}
+
 describe('ClusterWatchCache', () => {
   it('goes stale while the API server restarts, recovers without a restart of its own, and loses no change', async () => {
     const namespace = await createTestNamespace(plane.client, 'watch');
@@ -99,19 +121,8 @@ describe('ClusterWatchCache', () => {
   }, 180_000);
 
   it('holds only slim objects (no managedFields, no container specs)', async () => {
-    const namespace = await createTestNamespace(plane.client, 'slim');
-    const registry = registryFor(plane, await backendToken(plane));
-    const cluster = registry.get(TEST_CLUSTER);
-    const cache = new ClusterWatchCache(cluster, { namespaces: [namespace] });
-    cache.start();
+    const { namespace, cache } = await cacheWithCluster('slim');
     try {
-      await cache.synced();
-      await applyCluster(
-        cluster,
-        renderCluster(
-          parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1' }),
-        ) as KubernetesObject[],
-      );
       const snapshot = await waitFor(
         'both workloads and their pods cached',
         () => {
@@ -142,19 +153,8 @@ describe('ClusterWatchCache', () => {
   });
 
   it("counts a node's update only when what the observer reads changed: a heartbeat is not a change", async () => {
-    const namespace = await createTestNamespace(plane.client, 'heartbeat');
-    const registry = registryFor(plane, await backendToken(plane));
-    const cluster = registry.get(TEST_CLUSTER);
-    const cache = new ClusterWatchCache(cluster, { namespaces: [namespace] });
-    cache.start();
+    const { namespace, cache } = await cacheWithCluster('heartbeat');
     try {
-      await cache.synced();
-      await applyCluster(
-        cluster,
-        renderCluster(
-          parseClusterSpec({ name: 'orders', namespace, flinkVersion: '2.1' }),
-        ) as KubernetesObject[],
-      );
       const snapshot = await waitFor('a pod on a cached node', () => {
         const found = cache.snapshot(namespace, 'orders');
         return found.nodes.length > 0 ? found : undefined;
