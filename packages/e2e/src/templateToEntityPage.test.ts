@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { parseAllDocuments, stringify } from 'yaml';
 import {
   createRealNodeNamespace,
@@ -287,35 +287,15 @@ const claimsOf = async (clusterName: string) =>
     .sort();
 
 /**
- * The permission answers for scale and delete on `entityRef`, once the page has also rendered a
+ * The permission answers of `permissionDecisions`, once the page has also rendered a
  * status it asked for after they arrived: a button missing then is missing because of the
  * answer, not because the answer is still on its way.
  */
 async function settledPermissions(
   page: Page,
-  entityRef: string,
-  decisions: Promise<Response[]>,
+  decisions: Promise<Map<string, string>>,
 ) {
-  const responses = await decisions;
-  const answers = new Map<string, string>();
-  for (const response of responses) {
-    const asked: {
-      id: string;
-      permission: { name: string };
-      resourceRef?: string;
-    }[] = JSON.parse(response.request().postData()!).items;
-    const results: { id: string; result: string }[] = (await response.json())
-      .items;
-    for (const item of asked.filter(
-      a =>
-        a.resourceRef === entityRef && OPERATIONS.includes(a.permission.name),
-    )) {
-      answers.set(
-        item.permission.name,
-        results.find(r => r.id === item.id)!.result,
-      );
-    }
-  }
+  const answers = await decisions;
   // The refresh runs every 2 s; one requested now completes after the answers were handled.
   const refreshed = await page.waitForResponse(r =>
     r.url().endsWith('/status'),
@@ -328,26 +308,45 @@ async function settledPermissions(
   return Object.fromEntries(answers);
 }
 
-/** Collects the page's permission answers until both scale and delete of `entityRef` are in. */
+/**
+ * Collects the page's permission answers for the operations on `entityRef` until every one is
+ * in. Each answer is read as it arrives: an answer to a page navigated away from has no body to
+ * read and never reached the screen, so it does not count (the next page asks again).
+ */
 function permissionDecisions(page: Page, entityRef: string) {
-  const seen: Response[] = [];
-  const asked = new Set<string>();
-  return new Promise<Response[]>((resolve, reject) => {
+  const answers = new Map<string, string>();
+  return new Promise<Map<string, string>>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no permission answers for ${entityRef}`)),
       60_000,
     );
-    page.on('response', response => {
+    page.on('response', async response => {
       if (!response.url().endsWith('/api/permission/authorize')) return;
-      const items: { permission: { name: string }; resourceRef?: string }[] =
-        JSON.parse(response.request().postData() ?? '{"items":[]}').items;
-      const mine = items.filter(i => i.resourceRef === entityRef);
+      const asked: {
+        id: string;
+        permission: { name: string };
+        resourceRef?: string;
+      }[] = JSON.parse(response.request().postData() ?? '{"items":[]}').items;
+      const mine = asked.filter(
+        a =>
+          a.resourceRef === entityRef && OPERATIONS.includes(a.permission.name),
+      );
       if (mine.length === 0) return;
-      seen.push(response);
-      mine.forEach(i => asked.add(i.permission.name));
-      if (OPERATIONS.every(w => asked.has(w))) {
+      let results: { id: string; result: string }[];
+      try {
+        results = (await response.json()).items;
+      } catch {
+        return;
+      }
+      for (const item of mine) {
+        answers.set(
+          item.permission.name,
+          results.find(r => r.id === item.id)!.result,
+        );
+      }
+      if (OPERATIONS.every(w => answers.has(w))) {
         clearTimeout(timer);
-        resolve(seen);
+        resolve(answers);
       }
     });
   });
@@ -586,9 +585,7 @@ describe('the example app in a real browser', () => {
     // The guest (streaming-team) owns the template's component, and sees the buttons there…
     const owned = permissionDecisions(page, `component:default/${name}`);
     await open(page, `${clusterA()}/flink`);
-    await expect(
-      settledPermissions(page, `component:default/${name}`, owned),
-    ).resolves.toEqual({
+    await expect(settledPermissions(page, owned)).resolves.toEqual({
       'flink.standalone.scale': 'ALLOW',
       'flink.standalone.delete': 'ALLOW',
       'flink.standalone.rollout.unblock': 'ALLOW',
@@ -611,7 +608,7 @@ describe('the example app in a real browser', () => {
       async () =>
         (await rowsOf(other, 'TaskManagers pods')).length >= TASK_MANAGERS,
     );
-    await expect(settledPermissions(other, ref, denied)).resolves.toEqual({
+    await expect(settledPermissions(other, denied)).resolves.toEqual({
       'flink.standalone.scale': 'DENY',
       'flink.standalone.delete': 'DENY',
       'flink.standalone.rollout.unblock': 'DENY',
@@ -775,7 +772,7 @@ describe('the example app in a real browser', () => {
     );
     const decisions = permissionDecisions(page, ref);
     await reopen();
-    await expect(settledPermissions(page, ref, decisions)).resolves.toEqual({
+    await expect(settledPermissions(page, decisions)).resolves.toEqual({
       'flink.standalone.scale': 'ALLOW',
       'flink.standalone.delete': 'ALLOW',
       'flink.standalone.rollout.unblock': 'ALLOW',
