@@ -83,6 +83,21 @@ export interface Config {
        */
       flinkUiUrl?: string;
     }>;
+    /**
+     * How the observer refreshes the Flink REST answers it shows. A cluster's answer is
+     * refreshed in the background when someone reads its status and the answer is older than
+     * `maxAgeSeconds`; at most `maxPerSecond` refreshes start per second over all clusters (each
+     * is three requests through the API server's service proxy), so the REST traffic is bounded
+     * by `3 × maxPerSecond` requests a second however many people look (plus, once after a job
+     * restarts, the reads of its checkpoint statistics and TaskManager logs that tell where it
+     * restored from). Past the budget an older answer is served; its `fetchedAt` says how old.
+     */
+    flinkRestRefresh?: {
+      /** Seconds an answer is served before it is refreshed (default 5). */
+      maxAgeSeconds?: number;
+      /** Refreshes started per second at most, over all clusters (default 20). */
+      maxPerSecond?: number;
+    };
     /** Seconds after which a pod still Terminating counts as stuck (default 300). */
     stuckTerminatingAfterSeconds?: number;
     /**

@@ -110,7 +110,10 @@ export type {
   SnapshotSources,
   WatchCacheOptions,
 } from './watch/ClusterWatchCache';
-export { FlinkRestClient } from './rest/FlinkRestClient';
+export {
+  FLINK_REST_REFRESH_DEFAULTS,
+  FlinkRestClient,
+} from './rest/FlinkRestClient';
 export { directBaseUrl, flinkRequest } from './rest/flinkRequest';
 export type { FlinkRequest } from './rest/flinkRequest';
 export type { FlinkRestClientOptions } from './rest/FlinkRestClient';

@@ -77,3 +77,49 @@ describe('FlinkRestClient through the service proxy', () => {
     expect(refresh).toBe(one);
   });
 });
+
+describe('FlinkRestClient refresh budget', () => {
+  it('starts at most maxRefreshesPerSecond background refreshes a second over all clusters, and serves the older answer meanwhile', async () => {
+    let clock = Date.now();
+    const client = new FlinkRestClient({
+      now: () => new Date(clock),
+      maxRefreshesPerSecond: 2,
+    });
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const one = await requestsOf(() => client.fetch(cluster, namespace, 'a'));
+    await Promise.all(names.map(n => client.fetch(cluster, namespace, n)));
+    clock += 5_001;
+
+    // Five stale clusters read at once: two refreshes start, three wait for budget.
+    const first = await requestsOf(async () => {
+      for (const n of names) {
+        expect(client.peek(cluster, namespace, n)).toMatchObject({
+          reachable: false,
+        });
+      }
+      // A cluster whose refresh is in flight takes no budget and counts as neither.
+      client.peek(cluster, namespace, 'a');
+      // Joins the two refreshes in flight.
+      await Promise.all(
+        ['a', 'b'].map(n => client.fetch(cluster, namespace, n)),
+      );
+    });
+    expect(first).toBe(2 * one);
+    expect(client.refreshes).toEqual({ started: 2, deferred: 3 });
+
+    // Within the same second no budget is left; a second later two more start.
+    const none = await requestsOf(async () => {
+      client.peek(cluster, namespace, 'c');
+    });
+    expect(none).toBe(0);
+    clock += 1000;
+    const next = await requestsOf(async () => {
+      for (const n of ['c', 'd', 'e']) client.peek(cluster, namespace, n);
+      await Promise.all(
+        ['c', 'd'].map(n => client.fetch(cluster, namespace, n)),
+      );
+    });
+    expect(next).toBe(2 * one);
+    expect(client.refreshes).toEqual({ started: 4, deferred: 5 });
+  });
+});

@@ -19,7 +19,53 @@ interface RestoreMemo {
 export interface FlinkRestClientOptions {
   /** How long an answer is served before it is fetched again (default 5 s). */
   maxAgeMs?: number;
+  /**
+   * At most this many background refreshes start per second, over all Flink clusters (default
+   * 20). Past it, an older answer is served (its `fetchedAt` says how old) and a later read
+   * refreshes it. Bounds the Flink REST traffic through the API server whatever the viewers.
+   */
+  maxRefreshesPerSecond?: number;
   now?: () => Date;
+}
+
+/**
+ * The defaults of {@link FlinkRestClientOptions}.
+ *
+ * @public
+ */
+export const FLINK_REST_REFRESH_DEFAULTS = {
+  maxAgeMs: 5000,
+  maxRefreshesPerSecond: 20,
+} as const;
+
+/**
+ * A token bucket: `perSecond` tokens a second, at most one second's worth saved up, so a burst
+ * of viewers after a quiet minute still starts no more than `perSecond` refreshes at once.
+ */
+export class RefreshBudget {
+  private tokens: number;
+  private updatedAt: number;
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number,
+  ) {
+    this.tokens = perSecond;
+    this.updatedAt = now();
+  }
+
+  /** Takes one token if there is one. */
+  take(): boolean {
+    const now = this.now();
+    this.tokens = Math.min(
+      this.perSecond,
+      this.tokens + ((now - this.updatedAt) / 1000) * this.perSecond,
+    );
+    this.updatedAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
 }
 
 /**
@@ -35,13 +81,24 @@ export class FlinkRestClient {
   private readonly restores = new Map<string, RestoreMemo>();
   private readonly maxAgeMs: number;
   private readonly now: () => Date;
+  private readonly budget: RefreshBudget;
+  /** Refreshes started and refreshes put off for want of budget, since the start. */
+  readonly refreshes = { started: 0, deferred: 0 };
 
   constructor(options: FlinkRestClientOptions = {}) {
-    this.maxAgeMs = options.maxAgeMs ?? 5000;
+    this.maxAgeMs = options.maxAgeMs ?? FLINK_REST_REFRESH_DEFAULTS.maxAgeMs;
     this.now = options.now ?? (() => new Date());
+    this.budget = new RefreshBudget(
+      options.maxRefreshesPerSecond ??
+        FLINK_REST_REFRESH_DEFAULTS.maxRefreshesPerSecond,
+      () => this.now().getTime(),
+    );
   }
 
-  /** The latest answer (maybe none yet), and a refresh in the background when it is old. */
+  /**
+   * The latest answer (maybe none yet), and a refresh in the background when it is old and the
+   * refresh budget allows (see `maxRefreshesPerSecond`).
+   */
   peek(
     cluster: FlinkKubernetesCluster,
     namespace: string,
@@ -52,7 +109,14 @@ export class FlinkRestClient {
     const age = cached
       ? this.now().getTime() - Date.parse(cached.fetchedAt)
       : Infinity;
-    if (age > this.maxAgeMs) void this.fetch(cluster, namespace, name);
+    if (age > this.maxAgeMs && !this.inFlight.has(key)) {
+      if (this.budget.take()) {
+        this.refreshes.started++;
+        void this.fetch(cluster, namespace, name);
+      } else {
+        this.refreshes.deferred++;
+      }
+    }
     return cached;
   }
 

@@ -16,6 +16,8 @@ export interface FlinkObserverOptions {
   stuckRolloutAfterSeconds?: number;
   /** How long a Flink REST answer is reused (default 5 s). */
   restMaxAgeMs?: number;
+  /** At most this many Flink REST refreshes start per second, over all clusters (default 20). */
+  restMaxRefreshesPerSecond?: number;
   /** How long a first status request waits for a cache's initial sync (default 10 s). */
   initialSyncTimeoutMs?: number;
   now?: () => Date;
@@ -62,6 +64,7 @@ export class FlinkObserver {
     this.now = options.now ?? (() => new Date());
     this.rest = new FlinkRestClient({
       maxAgeMs: options.restMaxAgeMs,
+      maxRefreshesPerSecond: options.restMaxRefreshesPerSecond,
       now: this.now,
     });
   }
@@ -174,6 +177,11 @@ export class FlinkObserver {
     };
     this.computed.set(clusterKey, memo);
     return { memo, ...times };
+  }
+
+  /** Background Flink REST refreshes started, and put off for want of budget, since the start. */
+  get restRefreshes(): Readonly<{ started: number; deferred: number }> {
+    return this.rest.refreshes;
   }
 
   /** Fetches the Flink REST answers now (e.g. while waiting for READY). */

@@ -187,7 +187,16 @@ export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
     return new FlinkObserver({
       registry,
       logger: this.options.logger,
-      restMaxAgeMs: this.options.restMaxAgeMs,
+      restMaxAgeMs:
+        this.options.restMaxAgeMs ??
+        secondsToMs(
+          this.config.getOptionalNumber(
+            'flinkStandalone.flinkRestRefresh.maxAgeSeconds',
+          ),
+        ),
+      restMaxRefreshesPerSecond: this.config.getOptionalNumber(
+        'flinkStandalone.flinkRestRefresh.maxPerSecond',
+      ),
       stuckTerminatingAfterSeconds: this.config.getOptionalNumber(
         'flinkStandalone.stuckTerminatingAfterSeconds',
       ),
@@ -214,6 +223,9 @@ export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
     return { registry, observer: this.observerOf(registry) };
   }
 }
+
+const secondsToMs = (seconds?: number) =>
+  seconds === undefined ? undefined : seconds * 1000;
 
 /**
  * The cluster service of the backend. Root-scoped on purpose: the backend plugin and the
