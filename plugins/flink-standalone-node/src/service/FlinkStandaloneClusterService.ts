@@ -61,6 +61,9 @@ interface Built {
   observer: FlinkObserver;
 }
 
+const secondsToMs = (seconds?: number) =>
+  seconds === undefined ? undefined : seconds * 1000;
+
 /**
  * The default {@link FlinkStandaloneClusterService}: clusters from config and the registered
  * extensions, built once.
@@ -223,9 +226,6 @@ export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
     return { registry, observer: this.observerOf(registry) };
   }
 }
-
-const secondsToMs = (seconds?: number) =>
-  seconds === undefined ? undefined : seconds * 1000;
 
 /**
  * The cluster service of the backend. Root-scoped on purpose: the backend plugin and the
