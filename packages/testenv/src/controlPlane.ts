@@ -41,6 +41,12 @@ export interface ControlPlaneOptions {
   kubeconfigPath?: string;
   /** Progress lines; default silent. */
   log?: (line: string) => void;
+  /**
+   * The PV binder's sync period: 1 s by default, so static volumes created after their claims
+   * bind at once; Kubernetes' default, 15 s, for a plane with thousands of claims (each period
+   * re-syncs every claim and volume).
+   */
+  pvBinderSyncPeriodSeconds?: number;
   /** Give up when the plane is not ready after this long. Default 60 s. */
   readyTimeoutMs?: number;
   /**
@@ -349,7 +355,9 @@ export async function startControlPlane(
     );
     log(`kube-apiserver ready at ${server} (${elapsed()})`);
 
-    plane.start(components.controllerManager(layout));
+    plane.start(
+      components.controllerManager(layout, options.pvBinderSyncPeriodSeconds),
+    );
     plane.start(components.scheduler(layout));
     plane.start(components.kwok(layout));
     await createStorageClasses(plane.client);

@@ -248,6 +248,33 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
     expect(proxy.requests.length).toBeGreaterThan(0);
   });
 
+  it('serves repeated status reads from reused definitive decisions and entities; a conditional decision is asked on every read', async () => {
+    const { server, served } = await start();
+    const read = async (user: string) =>
+      (
+        await request(server)
+          .get(`${entityPath('orders-analytics')}/status`)
+          .set('Authorization', as(user))
+      ).status;
+    /** The catalog and permission requests a second read of `user` makes, after a first. */
+    const secondRead = async (user: string, expected: number) => {
+      expect(await read(user)).toBe(expected);
+      const from = served.length;
+      expect(await read(user)).toBe(expected);
+      return served
+        .slice(from)
+        .filter(plugin => plugin === 'catalog' || plugin === 'permission');
+    };
+    // A reader's decisions are definitive (ALLOW): reused, as is the entity.
+    await expect(secondRead(READER, 200)).resolves.toEqual([]);
+    // HIDDEN's catalog read decision is DENY: 404 again, asking nobody.
+    await expect(secondRead(HIDDEN, 404)).resolves.toEqual([]);
+    // The owner's status read decision is CONDITIONAL (isEntityOwner): asked per read.
+    const owner = await secondRead(OWNER, 200);
+    expect(owner).toContain('catalog');
+    expect(owner).toContain('permission');
+  });
+
   it('answers 400 on bad input, naming the field and rule', async () => {
     const { server, proxy } = await start();
     const scale = await request(server)

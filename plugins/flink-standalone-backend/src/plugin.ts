@@ -14,6 +14,10 @@ import {
 import { ConflictError } from '@backstage/errors';
 import { FlinkStandaloneService } from './service/FlinkStandaloneService';
 import { createRouter } from './service/router';
+import {
+  STATUS_READ_CACHE_TTL_SECONDS,
+  StatusReadAccess,
+} from './service/StatusReadAccess';
 
 /**
  * The flink-standalone backend plugin: wires catalog, permissions and the shared cluster
@@ -52,6 +56,8 @@ export const flinkStandalonePlugin = createBackendPlugin({
       deps: {
         logger: coreServices.logger,
         auditor: coreServices.auditor,
+        auth: coreServices.auth,
+        config: coreServices.rootConfig,
         httpRouter: coreServices.httpRouter,
         httpAuth: coreServices.httpAuth,
         permissions: coreServices.permissions,
@@ -62,6 +68,8 @@ export const flinkStandalonePlugin = createBackendPlugin({
       async init({
         logger,
         auditor,
+        auth,
+        config,
         httpRouter,
         httpAuth,
         permissions,
@@ -80,6 +88,16 @@ export const flinkStandalonePlugin = createBackendPlugin({
           permissions,
           logger,
           auditor,
+          statusReads: new StatusReadAccess({
+            catalog,
+            permissions,
+            auth,
+            ttlMs:
+              1000 *
+              (config.getOptionalNumber(
+                'flinkStandalone.statusReadCache.ttlSeconds',
+              ) ?? STATUS_READ_CACHE_TTL_SECONDS),
+          }),
         });
         httpRouter.use(createRouter({ service, clusters, httpAuth }));
       },

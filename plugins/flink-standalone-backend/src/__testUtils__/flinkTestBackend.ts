@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Request } from 'express';
 import {
+  BackendFeature,
   BackstageCredentials,
   HttpAuthService,
   LoggerService,
@@ -298,7 +299,39 @@ export interface FlinkTestBackend {
   proxy: CountingApiProxy;
   /** Every log line so far. */
   logs: string[];
+  /** The plugin (`catalog`, `permission`, …) of every request the backend served, in order. */
+  served: string[];
   stop(): Promise<void>;
+}
+
+/**
+ * The flink-standalone plugin with the real catalog (the entities added through its processing),
+ * the real permission backend with `TestPolicy`, the given config and root logger, and any other
+ * features (the benchmark adds its peer).
+ */
+export function flinkBackendFeatures(options: {
+  entities: Entity[];
+  config: Record<string, unknown>;
+  logger: RootLoggerService;
+  features?: BackendFeature[];
+}): BackendFeature[] {
+  return [
+    flinkStandalonePlugin,
+    catalogPlugin,
+    catalogModuleEntities(options.entities),
+    permissionPlugin,
+    testPolicyModule,
+    oboAwareHttpAuth,
+    createServiceFactory({
+      service: coreServices.rootLogger,
+      deps: {},
+      factory: () => options.logger,
+    }),
+    mockServices.rootConfig.factory({
+      data: { permission: { enabled: true }, ...options.config },
+    }),
+    ...(options.features ?? []),
+  ];
 }
 
 /**
@@ -315,24 +348,19 @@ export async function startFlinkBackend(options: {
   const proxy = await startCountingApiProxy(options.plane);
   const logs: string[] = [];
   const testBackend = await startTestBackend({
-    features: [
-      flinkStandalonePlugin,
-      catalogPlugin,
-      catalogModuleEntities(options.entities),
-      permissionPlugin,
-      testPolicyModule,
-      oboAwareHttpAuth,
-      createServiceFactory({
-        service: coreServices.rootLogger,
-        deps: {},
-        factory: () => new CapturingLogger(logs),
-      }),
-      mockServices.rootConfig.factory({
-        data: { permission: { enabled: true }, ...options.config(proxy.url) },
-      }),
-    ],
+    features: flinkBackendFeatures({
+      entities: options.entities,
+      config: options.config(proxy.url),
+      logger: new CapturingLogger(logs),
+    }),
   });
   const { server } = testBackend;
+  // Plugins call each other through this server: record whom each request was for, before
+  // Express routes it (it rewrites the URL while routing).
+  const served: string[] = [];
+  server.prependListener('request', (req: { url?: string }) => {
+    served.push(req.url?.match(/^\/api\/([^/?]+)/)?.[1] ?? 'other');
+  });
   // The catalog processes its entities in the background: wait until each can be read.
   await waitFor(
     'the test entities in the catalog',
@@ -350,6 +378,7 @@ export async function startFlinkBackend(options: {
     server,
     proxy,
     logs,
+    served,
     stop: async () => {
       await testBackend.stop();
       await proxy.close();

@@ -40,6 +40,8 @@ import {
   scaleTaskManagers,
 } from '@flink-standalone/plugin-flink-standalone-node';
 
+import type { StatusReadAccess } from './StatusReadAccess';
+
 const CLOSING_BRACE = Buffer.from('}');
 
 export interface EntityRefParts {
@@ -56,6 +58,8 @@ export interface FlinkStandaloneServiceOptions {
   logger: LoggerService;
   /** Records the remedies that delete pods (who, which pod, why). */
   auditor?: AuditorService;
+  /** Status reads from reused decisions and entities; absent: every read asks both. */
+  statusReads?: StatusReadAccess;
 }
 
 /**
@@ -92,6 +96,18 @@ export class FlinkStandaloneService {
         `Not allowed to ${permission.name} on ${entityRef}`,
       );
     }
+    return this.locate(entity, entityRef);
+  }
+
+  /** Where the entity's Flink cluster is, refused when its Kubernetes cluster or namespace is not allowed. */
+  private async locate(
+    entity: Entity,
+    entityRef: string,
+  ): Promise<{
+    entity: Entity;
+    location: FlinkClusterLocation;
+    cluster: FlinkKubernetesCluster;
+  }> {
     const location = getFlinkClusterLocation(entity);
     const registry = await this.options.clusters.getClusters();
     if (!registry.list().some(c => c.name === location.kubernetesCluster)) {
@@ -108,6 +124,33 @@ export class FlinkStandaloneService {
   }
 
   /**
+   * `authorizedEntity` for a status read, from the decisions and entities `statusReads` keeps
+   * where they are definitive (the polled route; see StatusReadAccess).
+   */
+  private async readableEntity(
+    ref: EntityRefParts,
+    credentials: BackstageCredentials,
+  ) {
+    const entityRef = stringifyEntityRef(ref);
+    const answer = await this.options.statusReads?.read(entityRef, credentials);
+    if (!answer) {
+      return this.authorizedEntity(
+        ref,
+        flinkStandaloneStatusReadPermission,
+        credentials,
+      );
+    }
+    if (answer.result === 'not-found')
+      throw new NotFoundError(`Entity ${entityRef} is not in the catalog`);
+    if (answer.result === 'denied') {
+      throw new NotAllowedError(
+        `Not allowed to ${flinkStandaloneStatusReadPermission.name} on ${entityRef}`,
+      );
+    }
+    return this.locate(answer.entity, entityRef);
+  }
+
+  /**
    * The `EntityFlinkStatusResponse`, as UTF-8 JSON: the observer serializes a status once per
    * change, and this only wraps it (status requests are the polled ones).
    */
@@ -115,9 +158,8 @@ export class FlinkStandaloneService {
     ref: EntityRefParts,
     credentials: BackstageCredentials,
   ): Promise<Buffer> {
-    const { entity, location, cluster } = await this.authorizedEntity(
+    const { entity, location, cluster } = await this.readableEntity(
       ref,
-      flinkStandaloneStatusReadPermission,
       credentials,
     );
     const observer = await this.options.clusters.getObserver();

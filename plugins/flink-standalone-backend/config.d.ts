@@ -1,0 +1,15 @@
+export interface Config {
+  flinkStandalone?: {
+    /**
+     * Status reads (the route entity pages poll) reuse, for `ttlSeconds`, a caller's
+     * definitive decisions for reading entities and statuses (ALLOW or DENY; a CONDITIONAL
+     * decision is asked per request) and the entities read from the catalog. A policy change,
+     * a new owner or an edited annotation shows within `ttlSeconds`. 0 asks the catalog and the
+     * permission framework on every read.
+     */
+    statusReadCache?: {
+      /** Seconds a decision or an entity is reused (default 10). */
+      ttlSeconds?: number;
+    };
+  };
+}

@@ -1,0 +1,146 @@
+import type {
+  AuthService,
+  BackstageCredentials,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
+import type { Entity } from '@backstage/catalog-model';
+import type { CatalogService } from '@backstage/plugin-catalog-node';
+import { catalogEntityReadPermission } from '@backstage/plugin-catalog-common/alpha';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { flinkStandaloneStatusReadPermission } from '@flink-standalone/plugin-flink-standalone-common';
+
+/** The default of `flinkStandalone.statusReadCache.ttlSeconds`. */
+export const STATUS_READ_CACHE_TTL_SECONDS = 10;
+
+/**
+ * What a status read may skip asking again: a caller's decisions for reading entities and
+ * statuses, and the entities themselves.
+ */
+export interface StatusReadAccessOptions {
+  catalog: CatalogService;
+  permissions: PermissionsService;
+  auth: AuthService;
+  /** How long a decision or an entity is reused (0: never). */
+  ttlMs: number;
+  /** Entries kept per cache at most; the oldest go first (default 10,000). */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/** The answer of a status read, or `undefined`: only the per-request path can tell. */
+export type StatusReadAnswer =
+  | { result: 'allowed'; entity: Entity }
+  /** The caller may not read the entity, or it is not in the catalog. */
+  | { result: 'not-found' }
+  /** The caller may read the entity but not the status. */
+  | { result: 'denied' };
+
+interface Expiring<T> {
+  value: T;
+  expiresAt: number;
+}
+
+/** A map whose entries expire, holding at most `maxEntries` (insertion order: oldest first). */
+class ExpiringMap<T> {
+  private readonly entries = new Map<string, Expiring<T>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number,
+  ) {}
+
+  async get(key: string, load: () => Promise<T>): Promise<T> {
+    const cached = this.entries.get(key);
+    if (cached && cached.expiresAt > this.now()) return cached.value;
+    const value = await load();
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    if (this.entries.size > this.maxEntries)
+      this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+}
+
+/**
+ * Status reads without a catalog or permission call per request, where that changes no
+ * answer. Entity pages poll statuses, so per request the catalog read and the permission check
+ * (four requests between plugins with a conditional decision) would cost far more than the
+ * status itself, which comes from memory.
+ *
+ * - A caller's decisions for `catalog.entity.read` and `flink.standalone.status.read`, asked
+ *   without a resource, are reused for `ttlMs` when both are definitive (ALLOW or DENY): a
+ *   policy sees no resource, so a definitive decision holds for every entity. A CONDITIONAL
+ *   decision depends on the entity: such callers take the per-request path (`undefined`).
+ * - Entities are read with the plugin's own credentials and reused for `ttlMs`; the caller's
+ *   own catalog read decision (above) then stands for the catalog's filtering.
+ *
+ * So a policy change, a new owner or an edited annotation shows within `ttlMs`, as with the API
+ * server's webhook authorizer, which caches decisions the same way.
+ */
+export class StatusReadAccess {
+  private readonly decisions: ExpiringMap<{
+    entityRead: AuthorizeResult;
+    statusRead: AuthorizeResult;
+  }>;
+  private readonly entities: ExpiringMap<Entity | undefined>;
+
+  constructor(private readonly options: StatusReadAccessOptions) {
+    const now = options.now ?? Date.now;
+    const max = options.maxEntries ?? 10_000;
+    this.decisions = new ExpiringMap(options.ttlMs, max, now);
+    this.entities = new ExpiringMap(options.ttlMs, max, now);
+  }
+
+  async read(
+    entityRef: string,
+    credentials: BackstageCredentials,
+  ): Promise<StatusReadAnswer | undefined> {
+    const caller = callerKey(credentials);
+    if (this.options.ttlMs <= 0 || !caller) return undefined;
+    const { entityRead, statusRead } = await this.decisions.get(
+      caller,
+      async () => {
+        const [entity, status] =
+          await this.options.permissions.authorizeConditional(
+            [
+              { permission: catalogEntityReadPermission },
+              { permission: flinkStandaloneStatusReadPermission },
+            ],
+            { credentials },
+          );
+        return { entityRead: entity.result, statusRead: status.result };
+      },
+    );
+    if (entityRead === AuthorizeResult.DENY) return { result: 'not-found' };
+    if (
+      entityRead === AuthorizeResult.CONDITIONAL ||
+      statusRead === AuthorizeResult.CONDITIONAL
+    )
+      return undefined;
+    const entity = await this.entities.get(entityRef, async () =>
+      this.options.catalog.getEntityByRef(entityRef, {
+        credentials: await this.options.auth.getOwnServiceCredentials(),
+      }),
+    );
+    if (!entity) return { result: 'not-found' };
+    return statusRead === AuthorizeResult.ALLOW
+      ? { result: 'allowed', entity }
+      : { result: 'denied' };
+  }
+}
+
+/** Who asks: a user or a service; nobody (unauthenticated) is never cached. */
+function callerKey(credentials: BackstageCredentials): string | undefined {
+  const principal = credentials.principal as {
+    type: string;
+    userEntityRef?: string;
+    subject?: string;
+    actor?: { subject: string };
+  };
+  // A plugin acting for a user is asked about as itself too: keep it apart from the user.
+  if (principal.type === 'user')
+    return `user:${principal.userEntityRef}:${principal.actor?.subject ?? ''}`;
+  if (principal.type === 'service') return `service:${principal.subject}`;
+  return undefined;
+}
