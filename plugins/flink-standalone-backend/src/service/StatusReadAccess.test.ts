@@ -63,17 +63,34 @@ function setup(ttlMs = 10_000) {
 const alice = mockCredentials.user('user:default/alice');
 
 describe('StatusReadAccess', () => {
-  it('reuses definitive decisions and entities within the TTL, and asks again after it', async () => {
-    const { access, calls, advance } = setup();
+  it('reuses definitive decisions and entities within the TTL; up to twice the TTL serves them while asking again; past that, waits for new ones', async () => {
+    const { access, calls, decisions, advance } = setup();
     await expect(access.read(REF, alice)).resolves.toEqual({
       result: 'allowed',
       entity,
     });
     await access.read(REF, alice);
     expect(calls).toEqual({ permission: 1, catalog: 1 });
+
+    // Past the TTL: the reused answer now, the new decision (DENY) for the next read.
+    decisions.status = { result: AuthorizeResult.DENY };
     advance(10_001);
-    await access.read(REF, alice);
+    await expect(access.read(REF, alice)).resolves.toMatchObject({
+      result: 'allowed',
+    });
     expect(calls).toEqual({ permission: 2, catalog: 2 });
+    await expect(access.read(REF, alice)).resolves.toEqual({
+      result: 'denied',
+    });
+    expect(calls).toEqual({ permission: 2, catalog: 2 });
+
+    // Past twice the TTL: nothing older is served.
+    decisions.status = { result: AuthorizeResult.ALLOW };
+    advance(20_001);
+    await expect(access.read(REF, alice)).resolves.toMatchObject({
+      result: 'allowed',
+    });
+    expect(calls).toEqual({ permission: 3, catalog: 3 });
   });
 
   it('answers not-found for a caller denied entity reads, and for an entity not in the catalog', async () => {

@@ -20,7 +20,7 @@ export interface StatusReadAccessOptions {
   catalog: CatalogService;
   permissions: PermissionsService;
   auth: AuthService;
-  /** How long a decision or an entity is reused (0: never). */
+  /** How long a decision or an entity is reused as is (0: never); see ReusedAnswers. */
   ttlMs: number;
   /** Entries kept per cache at most; the oldest go first (default 10,000). */
   maxEntries?: number;
@@ -35,14 +35,20 @@ export type StatusReadAnswer =
   /** The caller may read the entity but not the status. */
   | { result: 'denied' };
 
-interface Expiring<T> {
+interface Loaded<T> {
   value: T;
-  expiresAt: number;
+  loadedAt: number;
 }
 
-/** A map whose entries expire, holding at most `maxEntries` (insertion order: oldest first). */
-class ExpiringMap<T> {
-  private readonly entries = new Map<string, Expiring<T>>();
+/**
+ * Answers reused for `ttlMs`; then, up to twice that age, still served while a new one loads in
+ * the background (a polled read never waits for the catalog or the permission backend once it
+ * has an answer); older ones are loaded before answering. Holds at most `maxEntries`, the least
+ * recently loaded go first.
+ */
+class ReusedAnswers<T> {
+  private readonly entries = new Map<string, Loaded<T>>();
+  private readonly loading = new Map<string, Promise<T>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -52,13 +58,32 @@ class ExpiringMap<T> {
 
   async get(key: string, load: () => Promise<T>): Promise<T> {
     const cached = this.entries.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.value;
-    const value = await load();
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.maxEntries)
-      this.entries.delete(this.entries.keys().next().value!);
-    return value;
+    const age = cached ? this.now() - cached.loadedAt : Infinity;
+    if (cached && age <= this.ttlMs) return cached.value;
+    if (cached && age <= 2 * this.ttlMs) {
+      // A failed refresh drops the answer: the next read loads and reports the error.
+      this.load(key, load).catch(() => this.entries.delete(key));
+      return cached.value;
+    }
+    return this.load(key, load);
+  }
+
+  /** One load per key at a time. */
+  private load(key: string, load: () => Promise<T>): Promise<T> {
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = load()
+        .then(value => {
+          this.entries.delete(key);
+          this.entries.set(key, { value, loadedAt: this.now() });
+          if (this.entries.size > this.maxEntries)
+            this.entries.delete(this.entries.keys().next().value!);
+          return value;
+        })
+        .finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
   }
 }
 
@@ -69,27 +94,28 @@ class ExpiringMap<T> {
  * status itself, which comes from memory.
  *
  * - A caller's decisions for `catalog.entity.read` and `flink.standalone.status.read`, asked
- *   without a resource, are reused for `ttlMs` when both are definitive (ALLOW or DENY): a
+ *   without a resource, are reused (see ReusedAnswers) when both are definitive (ALLOW or DENY): a
  *   policy sees no resource, so a definitive decision holds for every entity. A CONDITIONAL
  *   decision depends on the entity: such callers take the per-request path (`undefined`).
- * - Entities are read with the plugin's own credentials and reused for `ttlMs`; the caller's
+ * - Entities are read with the plugin's own credentials and reused the same way; the caller's
  *   own catalog read decision (above) then stands for the catalog's filtering.
  *
- * So a policy change, a new owner or an edited annotation shows within `ttlMs`, as with the API
- * server's webhook authorizer, which caches decisions the same way.
+ * So a policy change, a new owner or an edited annotation shows within `ttlMs` (up to twice that
+ * for a caller or entity not read in between), as with the API server's webhook authorizer,
+ * which caches decisions the same way.
  */
 export class StatusReadAccess {
-  private readonly decisions: ExpiringMap<{
+  private readonly decisions: ReusedAnswers<{
     entityRead: AuthorizeResult;
     statusRead: AuthorizeResult;
   }>;
-  private readonly entities: ExpiringMap<Entity | undefined>;
+  private readonly entities: ReusedAnswers<Entity | undefined>;
 
   constructor(private readonly options: StatusReadAccessOptions) {
     const now = options.now ?? Date.now;
     const max = options.maxEntries ?? 10_000;
-    this.decisions = new ExpiringMap(options.ttlMs, max, now);
-    this.entities = new ExpiringMap(options.ttlMs, max, now);
+    this.decisions = new ReusedAnswers(options.ttlMs, max, now);
+    this.entities = new ReusedAnswers(options.ttlMs, max, now);
   }
 
   async read(
