@@ -50,6 +50,7 @@ import {
   namespaceOf,
   waitForSettled,
 } from './benchClusters';
+import { summarize } from './clientsWorker';
 import type {
   ChurnResult,
   ChurnTask,
@@ -134,7 +135,10 @@ interface PhaseResult {
   /** API server requests per second by kind, the backend's only (the churn's are not counted). */
   apiPerSecond: ApiCounts;
   eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
   gcMaxMs: number;
+  /** The measured route's requests as the server timed them (arrival to last byte). */
+  atServer: LatencySummary;
   /** Requests to the catalog and permission backends per request to the measured route. */
   callsPerRequest: { catalog: number; permission: number };
 }
@@ -230,10 +234,28 @@ async function main() {
     // Requests between plugins (catalog, permission) go through the same server: count them,
     // before Express routes a request (it rewrites the URL while routing).
     const calls: Record<string, number> = {};
-    backend.server.prependListener('request', (req: { url?: string }) => {
-      const plugin = req.url?.match(/^\/api\/([^/?]+)/)?.[1] ?? 'other';
-      calls[plugin] = (calls[plugin] ?? 0) + 1;
-    });
+    // And how long the server took for each request to a measured route, arrival to last byte:
+    // what the clients see, less their own waiting and the network.
+    const handledMs: Record<string, number[]> = {
+      'flink-standalone': [],
+      kubernetes: [],
+    };
+    backend.server.prependListener(
+      'request',
+      (
+        req: { url?: string },
+        res: { once(e: 'finish', f: () => void): void },
+      ) => {
+        const plugin = req.url?.match(/^\/api\/([^/?]+)/)?.[1] ?? 'other';
+        calls[plugin] = (calls[plugin] ?? 0) + 1;
+        const handled = handledMs[plugin];
+        if (!handled) return;
+        const arrived = process.hrtime.bigint();
+        res.once('finish', () =>
+          handled.push(Number(process.hrtime.bigint() - arrived) / 1e6),
+        );
+      },
+    );
     const get = async (request: RouteRequest, name: string) => {
       const response = await fetch(url + request.path.replace('{name}', name), {
         method: request.method,
@@ -304,6 +326,9 @@ async function main() {
     ): Promise<PhaseResult> => {
       const apiBefore = await apiProxy!.counts();
       const callsBefore = { ...calls };
+      const handledBefore = Object.fromEntries(
+        Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
+      );
       const started = Date.now();
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
@@ -355,8 +380,14 @@ async function main() {
       const served = (plugin: string) =>
         (calls[plugin] ?? 0) - (callsBefore[plugin] ?? 0);
       const route = request === PEER ? 'kubernetes' : 'flink-standalone';
+      const atServer = summarize(
+        handledMs[route].slice(handledBefore[route]),
+        0,
+        seconds,
+      );
       const result: PhaseResult = {
         label,
+        atServer,
         callsPerRequest: {
           catalog: served('catalog') / served(route),
           permission: served('permission') / served(route),
@@ -365,6 +396,7 @@ async function main() {
         churn,
         apiPerSecond,
         eventLoopP99Ms: loopDelay.percentile(99) / 1e6,
+        eventLoopMaxMs: loopDelay.max / 1e6,
         gcMaxMs,
       };
       console.log(
@@ -374,7 +406,8 @@ async function main() {
             .map(([k, v]) => `${k}=${v.toFixed(1)}`)
             .join(' ')}` +
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
-          ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
+          ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
+          ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
       );
       return result;
     };
@@ -434,6 +467,11 @@ async function main() {
         all(r => r.oursPolling.load.p99),
         2,
       )}; peer: ${spread(all(r => r.peerPolling.load.p99))}`,
+      `status p99 at the server at ${CLIENTS} clients polling (ms), ours: ${spread(
+        all(r => r.oursPolling.atServer.p99),
+        2,
+      )}; peer: ${spread(all(r => r.peerPolling.atServer.p99))}`,
+      `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.gcMaxMs))}`,
       `status p50 at ${CLIENTS} clients polling (ms), ours: ${spread(
         all(r => r.oursPolling.load.p50),
         2,
