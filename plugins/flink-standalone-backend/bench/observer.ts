@@ -40,6 +40,7 @@ import {
   component,
   flinkAnnotations,
   flinkBackendFeatures,
+  onPluginRequest,
   rbacManifest,
 } from '../src/__testUtils__/flinkTestBackend';
 import type { ApiCounts } from './apiProxyWorker';
@@ -231,8 +232,7 @@ async function main() {
     // policy makes conditional (isEntityOwner), as an owner-only policy would.
     const authorization = mockCredentials.user.header(READER);
     const ownerAuthorization = mockCredentials.user.header(OWNER);
-    // Requests between plugins (catalog, permission) go through the same server: count them,
-    // before Express routes a request (it rewrites the URL while routing).
+    // Requests between plugins (catalog, permission) go through the same server: count them.
     const calls: Record<string, number> = {};
     // And how long the server took for each request to a measured route, arrival to last byte:
     // what the clients see, less their own waiting and the network.
@@ -240,22 +240,15 @@ async function main() {
       'flink-standalone': [],
       kubernetes: [],
     };
-    backend.server.prependListener(
-      'request',
-      (
-        req: { url?: string },
-        res: { once(e: 'finish', f: () => void): void },
-      ) => {
-        const plugin = req.url?.match(/^\/api\/([^/?]+)/)?.[1] ?? 'other';
-        calls[plugin] = (calls[plugin] ?? 0) + 1;
-        const handled = handledMs[plugin];
-        if (!handled) return;
-        const arrived = process.hrtime.bigint();
-        res.once('finish', () =>
-          handled.push(Number(process.hrtime.bigint() - arrived) / 1e6),
-        );
-      },
-    );
+    onPluginRequest(backend.server, (plugin, response) => {
+      calls[plugin] = (calls[plugin] ?? 0) + 1;
+      const handled = handledMs[plugin];
+      if (!handled) return;
+      const arrived = process.hrtime.bigint();
+      response.once('finish', () =>
+        handled.push(Number(process.hrtime.bigint() - arrived) / 1e6),
+      );
+    });
     const get = async (request: RouteRequest, name: string) => {
       const response = await fetch(url + request.path.replace('{name}', name), {
         method: request.method,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { Request } from 'express';
 import {
@@ -355,12 +356,8 @@ export async function startFlinkBackend(options: {
     }),
   });
   const { server } = testBackend;
-  // Plugins call each other through this server: record whom each request was for, before
-  // Express routes it (it rewrites the URL while routing).
   const served: string[] = [];
-  server.prependListener('request', (req: { url?: string }) => {
-    served.push(req.url?.match(/^\/api\/([^/?]+)/)?.[1] ?? 'other');
-  });
+  onPluginRequest(server, plugin => served.push(plugin));
   // The catalog processes its entities in the background: wait until each can be read.
   await waitFor(
     'the test entities in the catalog',
@@ -384,6 +381,22 @@ export async function startFlinkBackend(options: {
       await proxy.close();
     },
   };
+}
+
+/**
+ * Calls `listener` with the plugin (`catalog`, `permission`, …) of every request the backend's
+ * server gets, plugins' calls to each other included (they go through the same server), before
+ * Express routes it: it rewrites the URL while routing.
+ */
+export function onPluginRequest(
+  server: Pick<FlinkTestBackend['server'], 'prependListener'>,
+  listener: (plugin: string, response: ServerResponse) => void,
+) {
+  server.prependListener(
+    'request',
+    (req: IncomingMessage, response: ServerResponse) =>
+      listener(req.url?.match(/^\/api\/([^/?]+)/)?.[1] ?? 'other', response),
+  );
 }
 
 /** A supertest request as a user. */

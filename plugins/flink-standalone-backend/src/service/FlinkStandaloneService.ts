@@ -44,6 +44,14 @@ import type { StatusReadAccess } from './StatusReadAccess';
 
 const CLOSING_BRACE = Buffer.from('}');
 
+/** 404: the entity is not in the catalog, or the caller may not see it. */
+const notInCatalog = (entityRef: string) =>
+  new NotFoundError(`Entity ${entityRef} is not in the catalog`);
+
+/** 403: the caller may see the entity but not do this to it. */
+const notAllowed = (permission: { name: string }, entityRef: string) =>
+  new NotAllowedError(`Not allowed to ${permission.name} on ${entityRef}`);
+
 export interface EntityRefParts {
   kind: string;
   namespace: string;
@@ -83,19 +91,15 @@ export class FlinkStandaloneService {
     const entity = await this.options.catalog.getEntityByRef(entityRef, {
       credentials,
     });
-    if (!entity)
-      throw new NotFoundError(`Entity ${entityRef} is not in the catalog`);
+    if (!entity) throw notInCatalog(entityRef);
     const [decision] = await this.options.permissions.authorize(
       [{ permission, resourceRef: entityRef }],
       {
         credentials,
       },
     );
-    if (decision.result !== AuthorizeResult.ALLOW) {
-      throw new NotAllowedError(
-        `Not allowed to ${permission.name} on ${entityRef}`,
-      );
-    }
+    if (decision.result !== AuthorizeResult.ALLOW)
+      throw notAllowed(permission, entityRef);
     return this.locate(entity, entityRef);
   }
 
@@ -140,13 +144,9 @@ export class FlinkStandaloneService {
         credentials,
       );
     }
-    if (answer.result === 'not-found')
-      throw new NotFoundError(`Entity ${entityRef} is not in the catalog`);
-    if (answer.result === 'denied') {
-      throw new NotAllowedError(
-        `Not allowed to ${flinkStandaloneStatusReadPermission.name} on ${entityRef}`,
-      );
-    }
+    if (answer.result === 'not-found') throw notInCatalog(entityRef);
+    if (answer.result === 'denied')
+      throw notAllowed(flinkStandaloneStatusReadPermission, entityRef);
     return this.locate(answer.entity, entityRef);
   }
 

@@ -42,7 +42,7 @@ export const FLINK_REST_REFRESH_DEFAULTS = {
  * A token bucket: `perSecond` tokens a second, at most one second's worth saved up, so a burst
  * of viewers after a quiet minute still starts no more than `perSecond` refreshes at once.
  */
-export class RefreshBudget {
+class RefreshBudget {
   private tokens: number;
   private updatedAt: number;
 

@@ -179,11 +179,6 @@ export class FlinkObserver {
     return { memo, ...times };
   }
 
-  /** Background Flink REST refreshes started, and put off for want of budget, since the start. */
-  get restRefreshes(): Readonly<{ started: number; deferred: number }> {
-    return this.rest.refreshes;
-  }
-
   /** Fetches the Flink REST answers now (e.g. while waiting for READY). */
   async refreshRest(ref: ObservedClusterRef): Promise<void> {
     const cluster = this.options.registry.authorize(ref.cluster, ref.namespace);
