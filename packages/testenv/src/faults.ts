@@ -1,6 +1,13 @@
 import { KWOK_CUSTOM_STATUS_ANNOTATION } from './components';
-import { KubeClient, KubeObject } from './kubeClient';
+import { KubeApiError, KubeClient, KubeObject } from './kubeClient';
+import { isNodeReady } from './nodes';
 import { waitFor } from './processes';
+
+/** The taints the node-lifecycle controller puts on a node that stops reporting Ready. */
+const NODE_LOST_TAINTS = [
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+];
 
 export type PodFailure =
   'CrashLoopBackOff' | 'ImagePullBackOff' | 'ErrImagePull' | 'OOMKilled';
@@ -159,21 +166,36 @@ export class Faults {
     });
   }
 
-  /** Lets a pod stuck by stickTerminating() go. */
+  /**
+   * Lets a pod stuck by stickTerminating() go. The patch is conditional on the pod's version (so
+   * no finalizer added meanwhile is lost); a real kubelet writes the stopping pod's status
+   * meanwhile, so a conflict reads the pod again and retries.
+   */
   async releaseTerminating(namespace: string, name: string): Promise<void> {
-    const pod = await this.client.find(podPath(namespace, name));
-    if (!pod) return;
-    const finalizers = (pod.metadata.finalizers ?? []).filter(
-      f => f !== STUCK_FINALIZER,
-    );
-    // Handing the pod back to kwok lets it finish the deletion, as the kubelet would.
-    await this.client.patch(podPath(namespace, name), {
-      metadata: {
-        finalizers,
-        annotations: { [KWOK_CUSTOM_STATUS_ANNOTATION]: null },
-        resourceVersion: pod.metadata.resourceVersion,
-      },
-    });
+    for (let attempt = 1; ; attempt++) {
+      const pod = await this.client.find(podPath(namespace, name));
+      if (!pod) return;
+      const finalizers = (pod.metadata.finalizers ?? []).filter(
+        f => f !== STUCK_FINALIZER,
+      );
+      try {
+        // Handing the pod back to kwok lets it finish the deletion, as the kubelet would.
+        await this.client.patch(podPath(namespace, name), {
+          metadata: {
+            finalizers,
+            annotations: { [KWOK_CUSTOM_STATUS_ANNOTATION]: null },
+            resourceVersion: pod.metadata.resourceVersion,
+          },
+        });
+        return;
+      } catch (error) {
+        if (
+          !(error instanceof KubeApiError && error.status === 409) ||
+          attempt === 10
+        )
+          throw error;
+      }
+    }
   }
 
   /** Creates a claim that no PV can match (its selector names a label no volume has). */
@@ -254,11 +276,27 @@ export class Faults {
     );
   }
 
-  /** Gives a node back to kwok, which reports it Ready again. */
+  /**
+   * Gives a node back to kwok, and waits until it is Ready again and the node-lifecycle
+   * controller has lifted its not-ready and unreachable taints: what comes next finds the node
+   * as it was.
+   */
   async nodeReady(name: string): Promise<void> {
     await this.client.patch(`/api/v1/nodes/${name}`, {
       metadata: { annotations: { [KWOK_CUSTOM_STATUS_ANNOTATION]: null } },
     });
+    await waitFor(
+      `node ${name} Ready and untainted`,
+      async () => {
+        const node = await this.client.get(`/api/v1/nodes/${name}`);
+        const taints: { key: string }[] = node.spec?.taints ?? [];
+        return (
+          isNodeReady(node) &&
+          !taints.some(t => NODE_LOST_TAINTS.includes(t.key))
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
   }
 
   private event(

@@ -16,9 +16,13 @@
  *
  * Options (env): BENCH_CLUSTERS (1000), BENCH_TASKMANAGERS (20), BENCH_NAMESPACES (10),
  * BENCH_CLIENTS (100), BENCH_SECONDS (30 per phase), BENCH_POLL_MS (1000),
- * BENCH_REPETITIONS (3), BENCH_CHANGES_PER_SECOND (5).
+ * BENCH_REPETITIONS (3), BENCH_CHANGES_PER_SECOND (5). For diagnosis: BENCH_PHASES (a comma-separated
+ * list of the phases to run, e.g. `oursPolling,viewed10`; no summary then) and BENCH_PROFILE_DIR
+ * (a CPU profile of the backend's main thread per phase).
  */
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -74,6 +78,10 @@ const CHANGES_PER_SECOND = env('BENCH_CHANGES_PER_SECOND', 5);
 /** Fewer clusters viewed: the Flink REST traffic follows the clusters viewed, up to its bound. */
 const VIEWED = [10, 100].filter(v => v < CLUSTERS);
 const PODS_PER_NODE = 800;
+/** Diagnostics: a CPU profile of the backend's main thread per phase, written to this directory. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** Diagnostics: only the phases whose keys are listed (oursPolling, peerPolling, …); all by default. */
+const PHASES = process.env.BENCH_PHASES?.split(',');
 
 const OURS: RouteRequest = {
   method: 'GET',
@@ -331,6 +339,13 @@ async function main() {
           gcMaxMs = Math.max(gcMaxMs, entry.duration);
       });
       gc.observe({ entryTypes: ['gc'] });
+      const profiler = PROFILE_DIR ? new Session() : undefined;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
+        await profiler.post('Profiler.start');
+      }
       const [load, churn] = await Promise.all([
         runWorker<LatencySummary>('clientsWorker.ts', {
           task: 'poll',
@@ -362,6 +377,18 @@ async function main() {
       ]);
       loopDelay.disable();
       gc.disconnect();
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        profiler.disconnect();
+        const file = resolve(
+          PROFILE_DIR!,
+          `${label.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.cpuprofile`,
+        );
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(
+          `[bench] CPU profile of the backend's main thread: ${file}`,
+        );
+      }
       const seconds = (Date.now() - started) / 1000;
       const apiAfter = await apiProxy!.counts();
       const apiPerSecond = Object.fromEntries(
@@ -409,31 +436,42 @@ async function main() {
     for (let rep = 1; rep <= REPETITIONS; rep++) {
       console.log(`[bench] repetition ${rep}/${REPETITIONS}`);
       const run: Record<string, PhaseResult> = {};
-      run.oursPolling = await phase(
+      const measure = async (
+        key: string,
+        ...args: Parameters<typeof phase>
+      ) => {
+        if (!PHASES || PHASES.includes(key)) run[key] = await phase(...args);
+      };
+      await measure(
+        'oursPolling',
         `ours, ${CLIENTS} clients polling every ${POLL_MS} ms`,
         OURS,
         names,
         POLL_MS,
       );
-      run.peerPolling = await phase(
+      await measure(
+        'peerPolling',
         `peer, ${CLIENTS} clients polling every ${POLL_MS} ms`,
         PEER,
         names,
         POLL_MS,
       );
-      run.oursFlat = await phase(
+      await measure(
+        'oursFlat',
         `ours, ${CLIENTS} clients flat out`,
         OURS,
         names,
         0,
       );
-      run.peerFlat = await phase(
+      await measure(
+        'peerFlat',
         `peer, ${CLIENTS} clients flat out`,
         PEER,
         names,
         0,
       );
-      run.oursConditional = await phase(
+      await measure(
+        'oursConditional',
         `ours, ${CLIENTS} clients polling every ${POLL_MS} ms as the owner (conditional decision per read)`,
         OURS,
         names,
@@ -441,7 +479,8 @@ async function main() {
         ownerAuthorization,
       );
       for (const viewed of VIEWED) {
-        run[`viewed${viewed}`] = await phase(
+        await measure(
+          `viewed${viewed}`,
           `ours, ${CLIENTS} clients polling ${viewed} clusters`,
           OURS,
           names.slice(0, viewed),
@@ -451,6 +490,7 @@ async function main() {
       runs.push(run);
     }
     await backend.stop();
+    if (PHASES) return; // a diagnostic run: the phases' lines above are its figures
 
     const all = (pick: (run: Record<string, PhaseResult>) => number) =>
       runs.map(pick);

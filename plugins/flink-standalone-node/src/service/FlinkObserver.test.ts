@@ -67,19 +67,39 @@ function objectsFor(input: Partial<ClusterSpecInput> = {}) {
 }
 
 /** Polls the observer until the status satisfies the check. */
-function statusWhere(
+/** Waits for a status that passes check; a timeout names what the last status said. */
+async function statusWhere(
   check: (s: FlinkClusterStatus) => boolean,
   what: string,
   timeoutMs = 60_000,
 ) {
-  return waitFor(
-    what,
-    async () => {
-      const status = await observer.getStatus(ref());
-      return check(status) ? status : undefined;
-    },
-    { timeoutMs, intervalMs: 100 },
-  );
+  let last: FlinkClusterStatus | undefined;
+  try {
+    return await waitFor(
+      what,
+      async () => {
+        last = await observer.getStatus(ref());
+        return check(last) ? last : undefined;
+      },
+      { timeoutMs, intervalMs: 100 },
+    );
+  } catch (error) {
+    const said = last && {
+      status: last.jobManagerDeploymentStatus,
+      reason: last.reason,
+      message: last.message,
+      pods: last.pods.map(p => ({
+        name: p.name,
+        phase: p.phase,
+        ready: p.ready,
+        node: p.node,
+        nodeReady: p.nodeReady,
+      })),
+    };
+    throw new Error(
+      `${(error as Error).message}; the last status: ${JSON.stringify(said)}`,
+    );
+  }
 }
 
 const condition = (status: FlinkClusterStatus, type: string) =>
