@@ -86,6 +86,8 @@ export interface ControlPlane {
   workDir: string;
   /** Milliseconds from the call to a ready plane. */
   startupMs: number;
+  /** The plane's running processes (API server, etcd, controllers, kwok, the real node's). */
+  processes(): { name: string; pid: number }[];
   restartApiServer(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -435,6 +437,7 @@ export async function startControlPlane(
       faults: new Faults(plane.client, restartApiServer),
       workDir,
       startupMs: Date.now() - started,
+      processes: () => plane.state().processes,
       restartApiServer,
       stop: () => plane.stop(),
     };

@@ -90,3 +90,4 @@ export type {
 } from './serviceAccounts';
 export { startCountingApiProxy } from './countingProxy';
 export type { CountingApiProxy, ProxiedRequest } from './countingProxy';
+export { testDatabaseServiceFactory } from './testDatabases';

@@ -21,7 +21,7 @@ export const SHARED_PLANE_ENV = 'FLINK_STANDALONE_TESTENV_PLANE';
 /** A control plane as a test sees it: whether it started it or joined a shared one. */
 export type SharedControlPlane = Omit<
   ControlPlane,
-  'stop' | 'startupMs' | 'workDir' | 'realNode'
+  'stop' | 'startupMs' | 'workDir' | 'realNode' | 'processes'
 > & { realNode?: RealNodeInfo };
 
 type PlaneFile = Pick<

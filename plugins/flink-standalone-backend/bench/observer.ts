@@ -18,7 +18,10 @@
  * BENCH_CLIENTS (100), BENCH_SECONDS (30 per phase), BENCH_POLL_MS (1000),
  * BENCH_REPETITIONS (3), BENCH_CHANGES_PER_SECOND (5). For diagnosis: BENCH_PHASES (a comma-separated
  * list of the phases to run, e.g. `oursPolling,viewed10`; no summary then) and BENCH_PROFILE_DIR
- * (a CPU profile of the backend's main thread per phase).
+ * (a CPU profile of the backend's main thread per phase). BENCH_PLANE_NICE (unset by default)
+ * gives every thread of the control plane's processes that nice value while measuring: the
+ * backend first on the cores, as on a node of its own in production, where the API server,
+ * etcd, the controllers and the kubelets do not share its cores. It is printed when set.
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
@@ -56,6 +59,7 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
+import { coresUsed, reniceAllThreads, sampleCpu } from './cpuUsage';
 import type {
   ChurnResult,
   ChurnTask,
@@ -82,6 +86,8 @@ const PODS_PER_NODE = 800;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** Diagnostics: only the phases whose keys are listed (oursPolling, peerPolling, …); all by default. */
 const PHASES = process.env.BENCH_PHASES?.split(',');
+/** The control plane's nice value while measuring; unset: the same priority as the backend. */
+const PLANE_NICE = process.env.BENCH_PLANE_NICE;
 
 const OURS: RouteRequest = {
   method: 'GET',
@@ -150,6 +156,8 @@ interface PhaseResult {
   atServer: LatencySummary;
   /** Requests to the catalog and permission backends per request to the measured route. */
   callsPerRequest: { catalog: number; permission: number };
+  /** Cores used during the phase: the machine's, and by thread or process. */
+  cpu: ReturnType<typeof coresUsed>;
 }
 
 const median = (values: number[]) => {
@@ -173,6 +181,8 @@ async function main() {
     repetitions: REPETITIONS,
     podDeletionsPerSecond: CHANGES_PER_SECOND,
     flinkRestRefresh: FLINK_REST_REFRESH_DEFAULTS,
+    controlPlaneNice:
+      PLANE_NICE === undefined ? 'unchanged' : Number(PLANE_NICE),
   };
   console.log(`[bench] settings ${JSON.stringify(settings)}`);
   const plane = await startControlPlane({
@@ -318,6 +328,21 @@ async function main() {
         `the peer's answer for ${names[0]}: ${peerFirst.status} ${peerFirst.body.slice(0, 500)}`,
       );
 
+    if (PLANE_NICE !== undefined) {
+      reniceAllThreads(
+        plane.processes().map(p => p.pid),
+        Number(PLANE_NICE),
+      );
+      console.log(
+        `[bench] setting: every thread of ${plane
+          .processes()
+          .map(p => p.name)
+          .join(
+            ', ',
+          )} at nice ${PLANE_NICE} (BENCH_PLANE_NICE): the backend first on the cores, as on a node of its own`,
+      );
+    }
+
     const phase = async (
       label: string,
       request: RouteRequest,
@@ -331,6 +356,7 @@ async function main() {
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
       );
       const started = Date.now();
+      const cpuBefore = sampleCpu(plane.processes());
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
       let gcMaxMs = 0;
@@ -375,6 +401,7 @@ async function main() {
           seconds: SECONDS,
         } satisfies ChurnTask),
       ]);
+      const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
       loopDelay.disable();
       gc.disconnect();
       if (profiler) {
@@ -418,6 +445,7 @@ async function main() {
         eventLoopP99Ms: loopDelay.percentile(99) / 1e6,
         eventLoopMaxMs: loopDelay.max / 1e6,
         gcMaxMs,
+        cpu,
       };
       console.log(
         `[bench] ${label}: p50=${load.p50.toFixed(2)}ms p99=${load.p99.toFixed(2)}ms max=${load.max.toFixed(1)}ms rps=${load.perSecond.toFixed(0)} errors=${load.errors}${load.firstError ? ` (${load.firstError})` : ''}` +
@@ -428,6 +456,11 @@ async function main() {
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
           ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
+      );
+      console.log(
+        `[bench]   cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${cpu.byName
+          .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
+          .join(', ')}`,
       );
       return result;
     };
@@ -505,6 +538,18 @@ async function main() {
         2,
       )}; peer: ${spread(all(r => r.peerPolling.atServer.p99))}`,
       `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.gcMaxMs))}`,
+      `cores busy while ours polled: ${spread(
+        all(r => r.oursPolling.cpu.machineBusy),
+        2,
+      )} of ${runs[0].oursPolling.cpu.machineCores.toFixed(0)}; the backend's main thread: ${spread(
+        all(
+          r =>
+            r.oursPolling.cpu.byName.find(
+              ([name]) => name === 'backend main thread',
+            )![1],
+        ),
+        2,
+      )}`,
       `status p50 at ${CLIENTS} clients polling (ms), ours: ${spread(
         all(r => r.oursPolling.load.p50),
         2,

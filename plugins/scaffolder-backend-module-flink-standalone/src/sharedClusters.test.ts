@@ -26,6 +26,7 @@ import {
   startCountingApiProxy,
   useControlPlane,
   waitFor,
+  testDatabaseServiceFactory,
 } from '@flink-standalone/testenv';
 import request from 'supertest';
 import { backendToken } from './__testUtils__/backendAccess';
@@ -152,6 +153,7 @@ describe('one cluster service per backend', () => {
         adopterClusterAccess,
         scaffolderPlugin,
         scaffolderModuleFlinkStandalone,
+        testDatabaseServiceFactory(),
         catalogServiceMock.factory({ entities: entities() }),
         mockServices.rootConfig.factory({
           data: {

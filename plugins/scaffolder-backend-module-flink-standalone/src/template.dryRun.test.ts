@@ -4,6 +4,7 @@ import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   createTestNamespace,
   useControlPlane,
+  testDatabaseServiceFactory,
 } from '@flink-standalone/testenv';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
 import scaffolderModuleGithub from '@backstage/plugin-scaffolder-backend-module-github';
@@ -53,6 +54,7 @@ async function startScaffolder() {
       scaffolderModuleFlinkStandalone,
       // publish:github, for the repository options (it has no dry run: the runner skips it).
       scaffolderModuleGithub,
+      testDatabaseServiceFactory(),
       catalogServiceMock.factory(),
       mockServices.rootConfig.factory({
         data: { backend: { baseUrl: 'http://localhost:7007' }, ...config },

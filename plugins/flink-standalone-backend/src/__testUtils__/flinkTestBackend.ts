@@ -57,6 +57,7 @@ import {
   installServiceAccount,
   startCountingApiProxy,
   waitFor,
+  testDatabaseServiceFactory,
 } from '@flink-standalone/testenv';
 import request from 'supertest';
 import { flinkStandalonePlugin } from '../plugin';
@@ -353,6 +354,7 @@ export async function startFlinkBackend(options: {
       entities: options.entities,
       config: options.config(proxy.url),
       logger: new CapturingLogger(logs),
+      features: [testDatabaseServiceFactory()],
     }),
   });
   const { server } = testBackend;

@@ -1,0 +1,84 @@
+/**
+ * Where the machine's cores went during a phase, from /proc (Linux): the backend's main thread
+ * (its event loop, where status requests wait), the rest of the benchmark process (the load
+ * generator's and API proxy's threads, GC and libuv helpers), and each process of the control
+ * plane. A status request waits whenever the backend's thread is runnable but a core is busy
+ * elsewhere; these figures say how busy "elsewhere" was.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** Linux reports CPU time in USER_HZ ticks, 100 per second on every common architecture. */
+const TICKS_PER_SECOND = 100;
+
+export interface CpuSample {
+  at: number;
+  /** Busy and total ticks of the machine, all cores. */
+  machine: { busy: number; total: number };
+  /** Ticks used so far, by name. */
+  used: Record<string, number>;
+}
+
+/** utime + stime of a process or thread, from its stat file; 0 once it is gone. */
+function ticks(statFile: string): number {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+function machineTicks(): CpuSample['machine'] {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = values;
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy, total: busy + idle + iowait };
+}
+
+export function sampleCpu(
+  processes: { name: string; pid: number }[],
+): CpuSample {
+  const own = ticks(`/proc/${process.pid}/stat`);
+  const mainThread = ticks(`/proc/${process.pid}/task/${process.pid}/stat`);
+  const used: Record<string, number> = {
+    'backend main thread': mainThread,
+    'bench process, other threads': own - mainThread,
+  };
+  for (const { name, pid } of processes) {
+    used[name] = (used[name] ?? 0) + ticks(`/proc/${pid}/stat`);
+  }
+  return { at: Date.now(), machine: machineTicks(), used };
+}
+
+/** Cores used between two samples: the machine's, and by name, largest first. */
+export function coresUsed(before: CpuSample, after: CpuSample) {
+  const seconds = (after.at - before.at) / 1000;
+  const cores = (t: number) => t / TICKS_PER_SECOND / seconds;
+  return {
+    machineBusy: cores(after.machine.busy - before.machine.busy),
+    machineCores:
+      (after.machine.total - before.machine.total) / TICKS_PER_SECOND / seconds,
+    byName: Object.entries(after.used)
+      .map(([name, t]) => [name, cores(t - (before.used[name] ?? 0))] as const)
+      .sort((a, b) => b[1] - a[1]),
+  };
+}
+
+/**
+ * Sets the nice value of every thread of these processes (on Linux a nice value is a thread's;
+ * threads they start later inherit it).
+ */
+export function reniceAllThreads(pids: number[], niceness: number): void {
+  for (const pid of pids) {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      setPriority(Number(tid), niceness);
+    }
+  }
+}
