@@ -8,6 +8,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
+/** The name under which the backend's main thread is reported. */
+export const BACKEND_MAIN_THREAD = 'backend main thread';
+
 /** Linux reports CPU time in USER_HZ ticks, 100 per second on every common architecture. */
 const TICKS_PER_SECOND = 100;
 
@@ -48,7 +51,7 @@ export function sampleCpu(
   const own = ticks(`/proc/${process.pid}/stat`);
   const mainThread = ticks(`/proc/${process.pid}/task/${process.pid}/stat`);
   const used: Record<string, number> = {
-    'backend main thread': mainThread,
+    [BACKEND_MAIN_THREAD]: mainThread,
     'bench process, other threads': own - mainThread,
   };
   for (const { name, pid } of processes) {
@@ -57,7 +60,7 @@ export function sampleCpu(
   return { at: Date.now(), machine: machineTicks(), used };
 }
 
-/** Cores used between two samples: the machine's, and by name, largest first. */
+/** Cores used between two samples: the machine's, and by name. */
 export function coresUsed(before: CpuSample, after: CpuSample) {
   const seconds = (after.at - before.at) / 1000;
   const cores = (t: number) => t / TICKS_PER_SECOND / seconds;
@@ -65,9 +68,12 @@ export function coresUsed(before: CpuSample, after: CpuSample) {
     machineBusy: cores(after.machine.busy - before.machine.busy),
     machineCores:
       (after.machine.total - before.machine.total) / TICKS_PER_SECOND / seconds,
-    byName: Object.entries(after.used)
-      .map(([name, t]) => [name, cores(t - (before.used[name] ?? 0))] as const)
-      .sort((a, b) => b[1] - a[1]),
+    byName: Object.fromEntries(
+      Object.entries(after.used).map(([name, t]) => [
+        name,
+        cores(t - (before.used[name] ?? 0)),
+      ]),
+    ),
   };
 }
 

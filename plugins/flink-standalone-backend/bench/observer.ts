@@ -59,7 +59,12 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
-import { coresUsed, reniceAllThreads, sampleCpu } from './cpuUsage';
+import {
+  BACKEND_MAIN_THREAD,
+  coresUsed,
+  reniceAllThreads,
+  sampleCpu,
+} from './cpuUsage';
 import type {
   ChurnResult,
   ChurnTask,
@@ -329,17 +334,13 @@ async function main() {
       );
 
     if (PLANE_NICE !== undefined) {
+      const processes = plane.processes();
       reniceAllThreads(
-        plane.processes().map(p => p.pid),
+        processes.map(p => p.pid),
         Number(PLANE_NICE),
       );
       console.log(
-        `[bench] setting: every thread of ${plane
-          .processes()
-          .map(p => p.name)
-          .join(
-            ', ',
-          )} at nice ${PLANE_NICE} (BENCH_PLANE_NICE): the backend first on the cores, as on a node of its own`,
+        `[bench] setting: every thread of ${processes.map(p => p.name).join(', ')} at nice ${PLANE_NICE} (BENCH_PLANE_NICE): the backend first on the cores, as on a node of its own`,
       );
     }
 
@@ -458,7 +459,10 @@ async function main() {
           ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
       );
       console.log(
-        `[bench]   cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${cpu.byName
+        `[bench]   cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
+          cpu.byName,
+        )
+          .sort((a, b) => b[1] - a[1])
           .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
           .join(', ')}`,
       );
@@ -542,12 +546,7 @@ async function main() {
         all(r => r.oursPolling.cpu.machineBusy),
         2,
       )} of ${runs[0].oursPolling.cpu.machineCores.toFixed(0)}; the backend's main thread: ${spread(
-        all(
-          r =>
-            r.oursPolling.cpu.byName.find(
-              ([name]) => name === 'backend main thread',
-            )![1],
-        ),
+        all(r => r.oursPolling.cpu.byName[BACKEND_MAIN_THREAD]),
         2,
       )}`,
       `status p50 at ${CLIENTS} clients polling (ms), ours: ${spread(
