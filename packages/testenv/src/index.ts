@@ -4,6 +4,12 @@
  *
  * @packageDocumentation
  */
+export {
+  isAllowed,
+  serviceAccountSubject,
+  untilAllowed,
+} from './accessReviews';
+export type { AccessSubject, ResourceAction } from './accessReviews';
 export { startControlPlane } from './controlPlane';
 export type {
   AdminCredentials,
@@ -86,6 +92,7 @@ export {
 export type {
   InstalledServiceAccount,
   RbacManifestObject,
+  RbacRule,
   ServiceAccountOptions,
 } from './serviceAccounts';
 export { startCountingApiProxy } from './countingProxy';

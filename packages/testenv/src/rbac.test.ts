@@ -1,112 +1,81 @@
+import { isAllowed, serviceAccountSubject } from './accessReviews';
 import { KubeApiError } from './kubeClient';
+import type { RbacManifestObject } from './serviceAccounts';
+import { installServiceAccount } from './serviceAccounts';
 import { createTestNamespace, useControlPlane } from './shared';
 
 const plane = useControlPlane();
 
 /**
- * A Role of the plane's own tests: ConfigMaps and Leases in one namespace. It checks that RBAC is
- * enforced; the renderer's HA Role is tested in plugins/flink-standalone-node (haRbac.test.ts).
+ * A ServiceAccount with a Role of the plane's own tests: ConfigMaps and Leases in one namespace.
+ * It checks that RBAC is enforced; the renderer's HA Role is tested in plugins/flink-standalone-node
+ * (haRbac.test.ts).
  */
-const testRole = {
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind: 'Role',
-  metadata: { name: 'flink' },
-  rules: [
-    {
-      apiGroups: [''],
-      resources: ['configmaps'],
-      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+const manifest: RbacManifestObject[] = [
+  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'flink' } },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'flink', namespace: 'granted' },
+    rules: [
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+      },
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+      },
+    ],
+  },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'flink', namespace: 'granted' },
+    roleRef: {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'Role',
+      name: 'flink',
     },
-    {
-      apiGroups: ['coordination.k8s.io'],
-      resources: ['leases'],
-      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-    },
-  ],
-};
+    subjects: [{ kind: 'ServiceAccount', name: 'flink' }],
+  },
+];
 
-async function setUpServiceAccount(ns: string) {
-  const { client } = plane();
-  await client.create(`/api/v1/namespaces/${ns}/serviceaccounts`, {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: { name: 'flink' },
+/** The ServiceAccount, its Role bound in a fresh namespace (returned). */
+async function setUpServiceAccount(prefix: string) {
+  const granted = await createTestNamespace(plane().client, prefix);
+  const account = await installServiceAccount(plane(), manifest, {
+    namespaces: { granted },
   });
-  await client.create(
-    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
-    testRole,
-  );
-  await client.create(
-    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: 'flink' },
-      roleRef: {
-        apiGroup: 'rbac.authorization.k8s.io',
-        kind: 'Role',
-        name: 'flink',
-      },
-      subjects: [{ kind: 'ServiceAccount', name: 'flink', namespace: ns }],
-    },
-  );
-}
-
-async function allowed(
-  ns: string,
-  verb: string,
-  resource: string,
-  group = '',
-  namespace = ns,
-) {
-  const review = await plane().client.create(
-    '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-    {
-      apiVersion: 'authorization.k8s.io/v1',
-      kind: 'SubjectAccessReview',
-      spec: {
-        user: `system:serviceaccount:${ns}:flink`,
-        groups: [
-          'system:serviceaccounts',
-          `system:serviceaccounts:${ns}`,
-          'system:authenticated',
-        ],
-        resourceAttributes: { namespace, verb, group, resource },
-      },
-    },
-  );
-  return review.status.allowed === true;
+  return { granted, account };
 }
 
 describe('RBAC and authentication are real', () => {
   it('lets a ServiceAccount do what its Role grants (ConfigMaps, Leases), not list Secrets', async () => {
     const { client } = plane();
-    const ns = await createTestNamespace(client, 'rbac');
     const other = await createTestNamespace(client, 'rbac-other');
-    await setUpServiceAccount(ns);
+    const { granted, account } = await setUpServiceAccount('rbac');
+    const subject = serviceAccountSubject(account.namespace, account.name);
+    const allowed = (
+      verb: string,
+      resource: string,
+      group = '',
+      namespace = granted,
+    ) => isAllowed(client, subject, { verb, resource, group, namespace });
 
-    expect(await allowed(ns, 'get', 'configmaps')).toBe(true);
-    expect(await allowed(ns, 'update', 'configmaps')).toBe(true);
-    expect(await allowed(ns, 'update', 'leases', 'coordination.k8s.io')).toBe(
-      true,
-    );
-    expect(await allowed(ns, 'list', 'secrets')).toBe(false);
-    expect(await allowed(ns, 'get', 'configmaps', '', other)).toBe(false);
+    expect(await allowed('get', 'configmaps')).toBe(true);
+    expect(await allowed('update', 'configmaps')).toBe(true);
+    expect(await allowed('update', 'leases', 'coordination.k8s.io')).toBe(true);
+    expect(await allowed('list', 'secrets')).toBe(false);
+    expect(await allowed('get', 'configmaps', '', other)).toBe(false);
   });
 
   it('authenticates a ServiceAccount token and enforces its Role when acting as it', async () => {
     const { client } = plane();
-    const ns = await createTestNamespace(client, 'rbac-token');
-    await setUpServiceAccount(ns);
-    const request = await client.create(
-      `/api/v1/namespaces/${ns}/serviceaccounts/flink/token`,
-      {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenRequest',
-        spec: { expirationSeconds: 600 },
-      },
-    );
-    const asFlink = client.withToken(request.status.token);
+    const { granted: ns, account } = await setUpServiceAccount('rbac-token');
+    const asFlink = client.withToken(account.token);
     try {
       const created = await asFlink.create(
         `/api/v1/namespaces/${ns}/configmaps`,

@@ -1,3 +1,5 @@
+import type { ResourceAction } from './accessReviews';
+import { serviceAccountSubject, untilAllowed } from './accessReviews';
 import { renderKubeconfig } from './kubeconfig';
 import type { SharedControlPlane } from './shared';
 import { createTestNamespace } from './shared';
@@ -7,10 +9,21 @@ import { createTestNamespace } from './shared';
  * ClusterRoleBindings, Roles and RoleBindings (namespaced, as in examples/rbac).
  */
 export interface RbacManifestObject {
+  apiVersion?: string;
   kind: string;
   metadata: { name: string; namespace?: string };
-  roleRef?: { kind?: string; name: string };
+  roleRef?: { apiGroup?: string; kind?: string; name: string };
   subjects?: object[];
+  rules?: RbacRule[];
+}
+
+/** A rule of a Role or ClusterRole. */
+export interface RbacRule {
+  apiGroups?: string[];
+  resources?: string[];
+  verbs: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
 }
 
 export interface ServiceAccountOptions {
@@ -113,6 +126,14 @@ export async function installServiceAccount(
     });
   }
   const name = account.metadata.name;
+  // Each binding in effect before the token is handed out: a request right away is not denied.
+  for (const action of bindingProbes(objects, options.namespaces ?? {})) {
+    await untilAllowed(
+      plane.client,
+      serviceAccountSubject(namespace, name),
+      action,
+    );
+  }
   const request = await plane.client.create<{ status: { token: string } }>(
     `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
     {
@@ -127,6 +148,44 @@ export async function installServiceAccount(
     name,
     username: `system:serviceaccount:${namespace}:${name}`,
   };
+}
+
+/**
+ * One action per binding of the manifest that its bound role (when the manifest holds it) grants
+ * where the binding applies: the first verb on the first resource of its first resource rule.
+ * When the authorizer allows all of them, every binding and role has reached it.
+ */
+export function bindingProbes(
+  objects: RbacManifestObject[],
+  namespaces: Record<string, string>,
+): ResourceAction[] {
+  const roleOf = (binding: RbacManifestObject) =>
+    objects.find(
+      o =>
+        o.kind === binding.roleRef?.kind &&
+        o.metadata.name === binding.roleRef.name &&
+        (o.kind === 'ClusterRole' ||
+          o.metadata.namespace === binding.metadata.namespace),
+    );
+  return objects.flatMap(binding => {
+    if (binding.kind !== 'RoleBinding' && binding.kind !== 'ClusterRoleBinding')
+      return [];
+    const rule = roleOf(binding)?.rules?.find(r => r.resources?.length);
+    if (!rule) return [];
+    const [resource, subresource] = rule.resources![0].split('/');
+    return [
+      {
+        verb: rule.verbs[0],
+        group: rule.apiGroups?.[0] ?? '',
+        resource,
+        ...(subresource && { subresource }),
+        ...(rule.resourceNames?.[0] && { name: rule.resourceNames[0] }),
+        ...(binding.kind === 'RoleBinding' && {
+          namespace: namespaces[binding.metadata.namespace ?? ''],
+        }),
+      },
+    ];
+  });
 }
 
 /**

@@ -24,8 +24,26 @@ const pluginWithATable = (pluginId: string, clients: Knex[]) =>
     },
   });
 
+/** The timers keeping this process alive: a Knex pool's reaping interval is one. */
+const liveTimers = () =>
+  process.getActiveResourcesInfo().filter(resource => resource === 'Timeout')
+    .length;
+
+/** Whether a promise has settled once every callback queued so far has run. */
+async function settledByNow(promise: Promise<unknown>) {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  // A query on a destroyed pool fails within microtasks; setImmediate runs after all of them.
+  await new Promise(resolve => setImmediate(resolve));
+  return settled;
+}
+
 describe('testDatabaseServiceFactory', () => {
   it('gives each plugin a database of its own and destroys them when the backend stops', async () => {
+    const timersBefore = liveTimers();
     const clients: Knex[] = [];
     const backend = await startTestBackend({
       features: [
@@ -38,12 +56,26 @@ describe('testDatabaseServiceFactory', () => {
     expect(clients).toHaveLength(2);
     await clients[0]('clusters').insert({ name: 'only-in-first' });
     expect(await clients[1]('clusters').select()).toEqual([]);
+    expect(liveTimers()).toBeGreaterThanOrEqual(timersBefore + 2);
 
-    await backend.stop();
+    // A query waiting for the connection when the backend stops still gets its answer.
+    const transaction = await clients[0].transaction();
+    const waiting = clients[0]('clusters').select('name');
+    const stopped = backend.stop();
+    await transaction('clusters').insert({ name: 'committed-while-stopping' });
+    await transaction.commit();
+    expect(await waiting).toEqual([
+      { name: 'only-in-first' },
+      { name: 'committed-while-stopping' },
+    ]);
+    await stopped;
 
-    // A destroyed client has no pool left to hold a timer.
+    // No pool is left to hold a timer, and a query after the stop never answers (a failure would
+    // be an unhandled rejection in whatever background work made it).
+    expect(liveTimers()).toBe(timersBefore);
     for (const client of clients) {
-      await expect(client.raw('select 1')).rejects.toThrow();
+      expect(await settledByNow(client.raw('select 1'))).toBe(false);
+      expect(await settledByNow(client('clusters').select())).toBe(false);
     }
   });
 });

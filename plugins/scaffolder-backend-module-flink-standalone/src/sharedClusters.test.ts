@@ -154,6 +154,8 @@ describe('one cluster service per backend', () => {
         scaffolderPlugin,
         scaffolderModuleFlinkStandalone,
         testDatabaseServiceFactory(),
+        // Its own scheduler: the default mock is shared by the file's backends (see testenv).
+        mockServices.scheduler.factory(),
         catalogServiceMock.factory({ entities: entities() }),
         mockServices.rootConfig.factory({
           data: {

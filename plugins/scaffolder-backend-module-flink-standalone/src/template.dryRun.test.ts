@@ -55,6 +55,8 @@ async function startScaffolder() {
       // publish:github, for the repository options (it has no dry run: the runner skips it).
       scaffolderModuleGithub,
       testDatabaseServiceFactory(),
+      // Its own scheduler: the default mock is shared by the file's backends (see testenv).
+      mockServices.scheduler.factory(),
       catalogServiceMock.factory(),
       mockServices.rootConfig.factory({
         data: { backend: { baseUrl: 'http://localhost:7007' }, ...config },

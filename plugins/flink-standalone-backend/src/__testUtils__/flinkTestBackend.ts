@@ -332,6 +332,9 @@ export function flinkBackendFeatures(options: {
     mockServices.rootConfig.factory({
       data: { permission: { enabled: true }, ...options.config },
     }),
+    // A scheduler of this backend's own: the default mock is one per test file, and each backend's
+    // startup would run the tasks of the file's earlier (stopped) backends too.
+    mockServices.scheduler.factory(),
     ...(options.features ?? []),
   ];
 }

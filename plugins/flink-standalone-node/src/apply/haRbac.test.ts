@@ -5,6 +5,9 @@ import {
 import {
   KubeApiError,
   createTestNamespace,
+  isAllowed,
+  serviceAccountSubject,
+  untilAllowed,
   useControlPlane,
 } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -43,28 +46,26 @@ describe("the renderer's HA ServiceAccount, Role and RoleBinding", () => {
         ['ServiceAccount', 'Role', 'RoleBinding'].includes(o.kind!),
       ),
     );
+    // The Role and its binding reach the API server's authorizer a moment after they are applied.
+    await untilAllowed(
+      plane().client,
+      serviceAccountSubject(namespace, 'orders'),
+      { verb: 'get', resource: 'configmaps', namespace },
+    );
   });
 
-  async function allowed(
+  const allowed = (
     verb: string,
     resource: string,
     group = '',
     ns = namespace,
-  ) {
-    const review = await plane().client.create(
-      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
-      {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SubjectAccessReview',
-        spec: {
-          user: `system:serviceaccount:${namespace}:orders`,
-          groups: ['system:serviceaccounts', 'system:authenticated'],
-          resourceAttributes: { namespace: ns, verb, group, resource },
-        },
-      },
-    );
-    return review.status.allowed === true;
-  }
+  ) =>
+    isAllowed(plane().client, serviceAccountSubject(namespace, 'orders'), {
+      verb,
+      resource,
+      group,
+      namespace: ns,
+    });
 
   it('grants ConfigMaps in its namespace (Flink locks on ConfigMaps), no Leases, no Secrets, nothing elsewhere', async () => {
     for (const verb of ['get', 'list', 'watch', 'create', 'update', 'delete']) {
