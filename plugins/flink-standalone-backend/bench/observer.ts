@@ -22,6 +22,10 @@
  * gives every thread of the control plane's processes that nice value while measuring: the
  * backend first on the cores, as on a node of its own in production, where the API server,
  * etcd, the controllers and the kubelets do not share its cores. It is printed when set.
+ * BENCH_CATALOG_PROCESSING_INTERVAL_S (unset by default) sets the catalog's processing interval
+ * (Backstage's default: 100–150 s per entity): with a long one, the in-process catalog does not
+ * reprocess its entities (on in-memory SQLite, whose queries block the event loop) while
+ * measuring. It is printed when set.
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
@@ -93,6 +97,8 @@ const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const PHASES = process.env.BENCH_PHASES?.split(',');
 /** The control plane's nice value while measuring; unset: the same priority as the backend. */
 const PLANE_NICE = process.env.BENCH_PLANE_NICE;
+const CATALOG_PROCESSING_INTERVAL_S =
+  process.env.BENCH_CATALOG_PROCESSING_INTERVAL_S;
 
 const OURS: RouteRequest = {
   method: 'GET',
@@ -246,6 +252,13 @@ async function main() {
             // kinds outside its object types; a custom resource needs a group).
             objectTypes: ['pods', 'statefulsets', 'deployments', 'replicasets'],
           },
+          ...(CATALOG_PROCESSING_INTERVAL_S !== undefined && {
+            catalog: {
+              processingInterval: {
+                seconds: Number(CATALOG_PROCESSING_INTERVAL_S),
+              },
+            },
+          }),
         },
       }),
     });
@@ -333,6 +346,11 @@ async function main() {
         `the peer's answer for ${names[0]}: ${peerFirst.status} ${peerFirst.body.slice(0, 500)}`,
       );
 
+    if (CATALOG_PROCESSING_INTERVAL_S !== undefined) {
+      console.log(
+        `[bench] setting: the catalog reprocesses each entity every ${CATALOG_PROCESSING_INTERVAL_S} s (BENCH_CATALOG_PROCESSING_INTERVAL_S; Backstage's default 100–150 s)`,
+      );
+    }
     if (PLANE_NICE !== undefined) {
       const processes = plane.processes();
       reniceAllThreads(
