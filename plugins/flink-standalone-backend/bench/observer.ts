@@ -194,6 +194,10 @@ async function main() {
     flinkRestRefresh: FLINK_REST_REFRESH_DEFAULTS,
     controlPlaneNice:
       PLANE_NICE === undefined ? 'unchanged' : Number(PLANE_NICE),
+    catalogProcessingIntervalSeconds:
+      CATALOG_PROCESSING_INTERVAL_S === undefined
+        ? "Backstage's default (100-150)"
+        : Number(CATALOG_PROCESSING_INTERVAL_S),
   };
   console.log(`[bench] settings ${JSON.stringify(settings)}`);
   const plane = await startControlPlane({

@@ -332,9 +332,6 @@ export function flinkBackendFeatures(options: {
     mockServices.rootConfig.factory({
       data: { permission: { enabled: true }, ...options.config },
     }),
-    // A scheduler of this backend's own: the default mock is one per test file, and each backend's
-    // startup would run the tasks of the file's earlier (stopped) backends too.
-    mockServices.scheduler.factory(),
     ...(options.features ?? []),
   ];
 }
@@ -357,7 +354,13 @@ export async function startFlinkBackend(options: {
       entities: options.entities,
       config: options.config(proxy.url),
       logger: new CapturingLogger(logs),
-      features: [testDatabaseServiceFactory()],
+      // Databases and a scheduler of this backend's own: the default scheduler mock is one per
+      // test file, and each backend's startup would run the file's earlier (stopped) backends'
+      // tasks too (see testenv's testDatabaseServiceFactory).
+      features: [
+        testDatabaseServiceFactory(),
+        mockServices.scheduler.factory(),
+      ],
     }),
   });
   const { server } = testBackend;
