@@ -118,7 +118,62 @@ async function signedInPage(width = 1400): Promise<Page> {
   });
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
+  keepJournal(page);
   return page;
+}
+
+/** What each page went through that a failure report needs and a screenshot does not show. */
+const journals = new WeakMap<Page, string[]>();
+
+/**
+ * Keeps the page's navigations (a reload by the dev server is one), errors, and the dev server
+ * client's messages, each with its time.
+ */
+function keepJournal(page: Page) {
+  const lines: string[] = [];
+  const note = (line: string) =>
+    lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+  page.on('framenavigated', frame => {
+    if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
+  });
+  page.on('console', message => {
+    const text = message.text();
+    // React's development warnings ("Warning: …") are the same on every page: not kept.
+    const problem =
+      ['error', 'warning'].includes(message.type()) && !/^Warning: /.test(text);
+    if (problem || /dev-server|HMR/i.test(text)) {
+      note(`console.${message.type()}: ${text.split('\n')[0].slice(0, 300)}`);
+    }
+  });
+  page.on('pageerror', error => note(`page error: ${error.message}`));
+  page.on('crash', () => note('page crashed'));
+  journals.set(page, lines);
+}
+
+/**
+ * The error to throw when `what` did not happen on the page: the original message, a screenshot,
+ * what the page says, its journal, and the tails of the backend's and the dev server's logs.
+ */
+async function failureReport(page: Page, what: string, error: unknown) {
+  const screenshot = path.join(
+    SCREENSHOTS,
+    `failed-${what.replace(/\W+/g, '-')}.png`,
+  );
+  await page.screenshot({ path: screenshot, fullPage: true }).catch(() => {});
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 5_000 })
+    .catch(reason => `(no text: ${(reason as Error).message})`);
+  return new Error(
+    [
+      `${what}: ${(error as Error).message}`,
+      `screenshot: ${screenshot}`,
+      `--- the page says ---\n${text}`,
+      `--- the page's journal ---\n${(journals.get(page) ?? []).slice(-40).join('\n')}`,
+      `--- backend log ---\n${app.logTail('backend')}`,
+      `--- dev server log ---\n${app.logTail('app', 20)}`,
+    ].join('\n'),
+  );
 }
 
 /** Every test has a browser context of its own, so the guest sign-in page asks once: enter. */
@@ -201,13 +256,7 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
     });
   } catch (error) {
     // What the form says instead (a field error, a refused request) is the reason.
-    await page.screenshot({
-      path: path.join(SCREENSHOTS, `create-${form.name}-failed.png`),
-      fullPage: true,
-    });
-    throw new Error(
-      `${(error as Error).message}\nthe page says:\n${await page.locator('body').innerText()}`,
-    );
+    throw await failureReport(page, `create ${form.name}`, error);
   }
 }
 
@@ -220,12 +269,21 @@ async function createReadyCluster(
   await createFromTemplate(page, form);
   // The task waits until the pods are Ready and the claims Bound, then registers the component.
   const link = page.getByRole('link', { name: 'Component in the catalog' });
-  await link.waitFor({ timeout: 540_000 });
-  if (taskScreenshot) {
-    await page.screenshot({ path: path.join(SCREENSHOTS, taskScreenshot) });
+  try {
+    await link.waitFor({ timeout: 540_000 });
+    if (taskScreenshot) {
+      await page.screenshot({ path: path.join(SCREENSHOTS, taskScreenshot) });
+    }
+    // As every page wait here: the link can be re-rendered, or the page reloaded by the dev
+    // server, while a loaded machine takes its time (the default 60 s ran out once in CI).
+    await link.click({ timeout: 300_000 });
+    await page
+      .getByRole('heading', { name: form.name })
+      .first()
+      .waitFor({ timeout: 300_000 });
+  } catch (error) {
+    throw await failureReport(page, `open the entity of ${form.name}`, error);
   }
-  await link.click();
-  await page.getByRole('heading', { name: form.name }).first().waitFor();
   return page.url().replace(/\/$/, '');
 }
 
@@ -251,14 +309,7 @@ async function eventually<T>(
   try {
     return await waitFor(what, check, { timeoutMs, intervalMs: 500 });
   } catch (error) {
-    const screenshot = path.join(
-      SCREENSHOTS,
-      `failed-${what.replace(/\W+/g, '-')}.png`,
-    );
-    await page.screenshot({ path: screenshot, fullPage: true }).catch(() => {});
-    throw new Error(
-      `${(error as Error).message}\nscreenshot: ${screenshot}\n--- backend log ---\n${app.logTail('backend')}`,
-    );
+    throw await failureReport(page, what, error);
   }
 }
 
@@ -635,13 +686,7 @@ describe('the example app in a real browser', () => {
       .getByRole('link', { name: 'Component in the catalog' })
       .waitFor({ timeout: 540_000 })
       .catch(async error => {
-        await page.screenshot({
-          path: path.join(SCREENSHOTS, 'task-plan-failed.png'),
-          fullPage: true,
-        });
-        throw new Error(
-          `${(error as Error).message}\nthe page says:\n${await page.locator('body').innerText()}\n--- backend log ---\n${app.logTail('backend')}`,
-        );
+        throw await failureReport(page, 'the task of the change', error);
       });
     // A task that ends well opens its log by itself; otherwise ask for it.
     const search = page.getByPlaceholder('Search');
