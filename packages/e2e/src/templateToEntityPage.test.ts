@@ -112,6 +112,9 @@ afterAll(async () => {
   if (workDir) removeWorkDir(workDir);
 }, 60_000);
 
+/** The page the running case opened last: what its failure report shows. */
+let journeyPage: Page | undefined;
+
 async function signedInPage(width = 1400): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width, height: 1000 },
@@ -119,7 +122,24 @@ async function signedInPage(width = 1400): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   keepJournal(page);
+  journeyPage = page;
   return page;
+}
+
+/**
+ * A case of the browser test whose failure says what the page showed (see `failureReport`):
+ * `it('…', reported(async () => …))`.
+ */
+function reported(journey: () => Promise<void>) {
+  return async () => {
+    journeyPage = undefined;
+    try {
+      await journey();
+    } catch (error) {
+      if (!journeyPage) throw error;
+      throw await failureReport(journeyPage, error);
+    }
+  };
 }
 
 /** What each page went through that a failure report needs and a screenshot does not show. */
@@ -151,22 +171,23 @@ function keepJournal(page: Page) {
 }
 
 /**
- * The error to throw when `what` did not happen on the page: the original message, a screenshot,
- * what the page says, its journal, and the tails of the backend's and the dev server's logs.
+ * The error a failed journey ends with: the original message, a screenshot, what the page says,
+ * its journal, and the tails of the backend's and the dev server's logs.
  */
-async function failureReport(page: Page, what: string, error: unknown) {
+async function failureReport(page: Page, error: unknown) {
+  const test = expect.getState().currentTestName ?? 'journey';
   const screenshot = path.join(
     SCREENSHOTS,
-    `failed-${what.replace(/\W+/g, '-')}.png`,
+    `failed-${test.replace(/\W+/g, '-').slice(0, 100)}.png`,
   );
   await page.screenshot({ path: screenshot, fullPage: true }).catch(() => {});
   const text = await page
     .locator('body')
     .innerText({ timeout: 5_000 })
     .catch(reason => `(no text: ${(reason as Error).message})`);
-  return new Error(
+  const report = new Error(
     [
-      `${what}: ${(error as Error).message}`,
+      (error as Error).message,
       `screenshot: ${screenshot}`,
       `--- the page says ---\n${text}`,
       `--- the page's journal ---\n${(journals.get(page) ?? []).slice(-40).join('\n')}`,
@@ -174,6 +195,12 @@ async function failureReport(page: Page, what: string, error: unknown) {
       `--- dev server log ---\n${app.logTail('app', 20)}`,
     ].join('\n'),
   );
+  // The failed step's frames, so that Jest points at its line.
+  const frames = (error as Error).stack
+    ?.split('\n')
+    .filter(l => /^\s+at /.test(l));
+  report.stack = [`Error: ${report.message}`, ...(frames ?? [])].join('\n');
+  return report;
 }
 
 /** Every test has a browser context of its own, so the guest sign-in page asks once: enter. */
@@ -246,18 +273,15 @@ async function createFromTemplate(page: Page, form: ClusterForm) {
   }
   // Otherwise create it now, no repository (the example app registers the component itself).
   await page.getByRole('button', { name: 'Review' }).click();
-  try {
-    // Exactly: "How the cluster is created" (the delivery select) is a button too.
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    // As every page wait here: a loaded machine can take minutes to create the task.
-    await page.waitForURL(/\/create\/tasks\//, {
-      waitUntil: 'commit',
-      timeout: 300_000,
-    });
-  } catch (error) {
-    // What the form says instead (a field error, a refused request) is the reason.
-    throw await failureReport(page, `create ${form.name}`, error);
-  }
+  // Exactly: "How the cluster is created" (the delivery select) is a button too.
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  // As every page wait here: a loaded machine can take minutes to create the task. If it is
+  // not created, the journey's report shows what the form says instead (a field error, a
+  // refused request).
+  await page.waitForURL(/\/create\/tasks\//, {
+    waitUntil: 'commit',
+    timeout: 300_000,
+  });
 }
 
 /** Creates a cluster from the template and opens its entity page once it is READY. */
@@ -269,21 +293,17 @@ async function createReadyCluster(
   await createFromTemplate(page, form);
   // The task waits until the pods are Ready and the claims Bound, then registers the component.
   const link = page.getByRole('link', { name: 'Component in the catalog' });
-  try {
-    await link.waitFor({ timeout: 540_000 });
-    if (taskScreenshot) {
-      await page.screenshot({ path: path.join(SCREENSHOTS, taskScreenshot) });
-    }
-    // As every page wait here: the link can be re-rendered, or the page reloaded by the dev
-    // server, while a loaded machine takes its time (the default 60 s ran out once in CI).
-    await link.click({ timeout: 300_000 });
-    await page
-      .getByRole('heading', { name: form.name })
-      .first()
-      .waitFor({ timeout: 300_000 });
-  } catch (error) {
-    throw await failureReport(page, `open the entity of ${form.name}`, error);
+  await link.waitFor({ timeout: 540_000 });
+  if (taskScreenshot) {
+    await page.screenshot({ path: path.join(SCREENSHOTS, taskScreenshot) });
   }
+  // As every page wait here: the link can be re-rendered, or the page reloaded by the dev
+  // server, while a loaded machine takes its time (the default 60 s ran out once in CI).
+  await link.click({ timeout: 300_000 });
+  await page
+    .getByRole('heading', { name: form.name })
+    .first()
+    .waitFor({ timeout: 300_000 });
   return page.url().replace(/\/$/, '');
 }
 
@@ -299,18 +319,13 @@ async function rowsOf(page: Page, table: string): Promise<string[][]> {
     );
 }
 
-/** Waits until the page shows what `check` looks for; on failure, keeps a screenshot. */
-async function eventually<T>(
-  page: Page,
+/** Waits until the page shows what `check` looks for. */
+function eventually<T>(
   what: string,
   check: () => Promise<T | false | undefined>,
   timeoutMs = 90_000,
 ) {
-  try {
-    return await waitFor(what, check, { timeoutMs, intervalMs: 500 });
-  } catch (error) {
-    throw await failureReport(page, what, error);
-  }
+  return waitFor(what, check, { timeoutMs, intervalMs: 500 });
 }
 
 /**
@@ -414,7 +429,7 @@ async function deleteFromTab(page: Page, deleteClaims: boolean) {
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   await page.getByText('Overview', { exact: true }).first().click();
-  await eventually(page, 'MISSING on the card', async () =>
+  await eventually('MISSING on the card', async () =>
     /MISSING/.test(await page.locator('main').innerText()),
   );
 }
@@ -434,394 +449,419 @@ function clusterA(): string {
 }
 
 describe('the example app in a real browser', () => {
-  it('shows a form validation error in the template and stays on the step', async () => {
-    const page = await signedInPage();
-    await open(
-      page,
-      `${app.appUrl}/create/templates/default/flink-standalone-cluster`,
-    );
-    await page.locator('#root_name').fill('Not_A_Name');
-    await page.locator('#root_owner').fill('streaming-team');
-    await page
-      .getByRole('option', { name: /streaming-team/ })
-      .first()
-      .click();
-    await next(page);
-    // The schema's pattern, said by the form next to the field; the next step is not shown.
-    await page
-      .getByText(/must match pattern/)
-      .first()
-      .waitFor();
-    await expect(page.locator('#root_namespace').count()).resolves.toBe(0);
-  });
+  it(
+    'shows a form validation error in the template and stays on the step',
+    reported(async () => {
+      const page = await signedInPage();
+      await open(
+        page,
+        `${app.appUrl}/create/templates/default/flink-standalone-cluster`,
+      );
+      await page.locator('#root_name').fill('Not_A_Name');
+      await page.locator('#root_owner').fill('streaming-team');
+      await page
+        .getByRole('option', { name: /streaming-team/ })
+        .first()
+        .click();
+      await next(page);
+      // The schema's pattern, said by the form next to the field; the next step is not shown.
+      await page
+        .getByText(/must match pattern/)
+        .first()
+        .waitFor();
+      await expect(page.locator('#root_namespace').count()).resolves.toBe(0);
+    }),
+  );
 
-  it('fails the task for a namespace that is not allowed, with the reason on the task page', async () => {
-    const page = await signedInPage();
-    const refused = `not-allowed-${run}`;
-    await createFromTemplate(page, {
-      name: `e2e-refused-${run}`,
-      namespace: refused,
-      taskManagers: 1,
-    });
-    await page
-      .getByText(
-        `Namespace "${refused}" is not allowed for Flink clusters on "local"`,
-      )
-      .first()
-      .waitFor({ timeout: 120_000 });
-    await expect(
-      page.getByRole('link', { name: 'Component in the catalog' }).count(),
-    ).resolves.toBe(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-failed.png') });
-  });
-
-  it('delivers through GitOps without applying anything: the publish step, not the apply, acts', async () => {
-    const page = await signedInPage();
-    const gitops = `e2e-gitops-${run}`;
-    await createFromTemplate(page, {
-      name: gitops,
-      namespace,
-      taskManagers: 1,
-      gitops: { owner: 'example', repo: gitops },
-    });
-    // The example app has no GitHub integration (nor a way out to github.com): publishing is
-    // refused, naming the host. Everything before it ran; the apply step did not.
-    await page
-      .getByText(
-        /(No token available|No matching integration configuration) for host:? github\.com/,
-      )
-      .first()
-      .waitFor({ timeout: 120_000 });
-    await expect(
-      page.getByRole('link', { name: 'Component in the catalog' }).count(),
-    ).resolves.toBe(0);
-    for (const object of [
-      `/apis/apps/v1/namespaces/${namespace}/deployments/${gitops}`,
-      `/apis/apps/v1/namespaces/${namespace}/statefulsets/${gitops}-taskmanager`,
-      `/api/v1/namespaces/${namespace}/configmaps/flink-config-${gitops}`,
-    ]) {
-      await expect(plane().client.find(object)).resolves.toBeUndefined();
-    }
-  });
-
-  it('creates a cluster from the template, links to its entity, and shows ordinals 0..n-1 with Bound claims, the sidebar beside the page at 1280 and 1920 px', async () => {
-    const page = await signedInPage();
-    const entityUrl = await createReadyCluster(
-      page,
-      { name, namespace, taskManagers: TASK_MANAGERS },
-      'task.png',
-    );
-    clusterAUrl = entityUrl;
-    // The card: READY, Flink's REST answers through the proxy, every TaskManager registered.
-    const facts = await eventually(
-      page,
-      'READY with registered TaskManagers on the card',
-      async () => {
-        const text = await page.locator('main').innerText();
-        return (
-          /READY/.test(text) &&
-          text.includes(
-            `${TASK_MANAGERS}/${TASK_MANAGERS} ready, ${TASK_MANAGERS} registered in Flink`,
-          ) &&
-          text
-        );
-      },
-      180_000,
-    );
-    expect(facts).toMatch(/REST API answers \(Flink 2\.2\./);
-    expect(facts).toContain(`${2 * TASK_MANAGERS}/${2 * TASK_MANAGERS} free`);
-    await screenshotWhole(page, 'entity-card.png');
-
-    await page.getByRole('link', { name: 'Flink', exact: true }).click();
-    const pods = await eventually(
-      page,
-      'every TaskManager Ready on the tab',
-      async () => {
-        const rows = await rowsOf(page, 'TaskManagers pods');
-        return (
-          rows.length === TASK_MANAGERS &&
-          rows.every(r => r[3] === 'Ready') &&
-          rows
-        );
-      },
-    );
-    expect(pods.map(r => [r[0], r[1]])).toEqual(
-      [...Array(TASK_MANAGERS).keys()].map(i => [
-        String(i),
-        `${name}-taskmanager-${i}`,
-      ]),
-    );
-    const claims = await rowsOf(page, 'TaskManagers claims');
-    expect(claims.map(r => [r[0], r[1], r[2]])).toEqual(
-      [...Array(TASK_MANAGERS).keys()].map(i => [
-        String(i),
-        `flink-data-${name}-taskmanager-${i}`,
-        expect.stringMatching(/^Bound/),
-      ]),
-    );
-    // Shown once the permission answer arrives.
-    await page.getByRole('button', { name: 'Scale TaskManagers' }).waitFor();
-
-    // Issue #17: the sidebar drawn over the page header, the content shifted under it.
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 1000 });
-      const title = page.getByRole('heading', { name }).first();
-      const coverage = [
-        await coverageOf(
-          page,
-          'the page header',
-          page.locator('.bui-HeaderContent', { has: title }),
-        ),
-        await coverageOf(
-          page,
-          'the first table',
-          page.getByRole('table').first(),
-        ),
-      ];
-      await screenshotWhole(page, `entity-tab-${width}.png`);
-      expect({ width, coverage }).toEqual({
-        width,
-        coverage: [
-          { region: 'the page header', problems: [] },
-          { region: 'the first table', problems: [] },
-        ],
+  it(
+    'fails the task for a namespace that is not allowed, with the reason on the task page',
+    reported(async () => {
+      const page = await signedInPage();
+      const refused = `not-allowed-${run}`;
+      await createFromTemplate(page, {
+        name: `e2e-refused-${run}`,
+        namespace: refused,
+        taskManagers: 1,
       });
-    }
-  });
+      await page
+        .getByText(
+          `Namespace "${refused}" is not allowed for Flink clusters on "local"`,
+        )
+        .first()
+        .waitFor({ timeout: 120_000 });
+      await expect(
+        page.getByRole('link', { name: 'Component in the catalog' }).count(),
+      ).resolves.toBe(0);
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, 'task-failed.png'),
+      });
+    }),
+  );
 
-  it('shows a deleted TaskManager pod terminating and coming back', async () => {
-    const page = await signedInPage();
-    await open(page, `${clusterA()}/flink`);
-    const pod = `${name}-taskmanager-1`;
-    await eventually(
-      page,
-      'the tab',
-      async () =>
-        (await rowsOf(page, 'TaskManagers pods')).length === TASK_MANAGERS,
-    );
+  it(
+    'delivers through GitOps without applying anything: the publish step, not the apply, acts',
+    reported(async () => {
+      const page = await signedInPage();
+      const gitops = `e2e-gitops-${run}`;
+      await createFromTemplate(page, {
+        name: gitops,
+        namespace,
+        taskManagers: 1,
+        gitops: { owner: 'example', repo: gitops },
+      });
+      // The example app has no GitHub integration (nor a way out to github.com): publishing is
+      // refused, naming the host. Everything before it ran; the apply step did not.
+      await page
+        .getByText(
+          /(No token available|No matching integration configuration) for host:? github\.com/,
+        )
+        .first()
+        .waitFor({ timeout: 120_000 });
+      await expect(
+        page.getByRole('link', { name: 'Component in the catalog' }).count(),
+      ).resolves.toBe(0);
+      for (const object of [
+        `/apis/apps/v1/namespaces/${namespace}/deployments/${gitops}`,
+        `/apis/apps/v1/namespaces/${namespace}/statefulsets/${gitops}-taskmanager`,
+        `/api/v1/namespaces/${namespace}/configmaps/flink-config-${gitops}`,
+      ]) {
+        await expect(plane().client.find(object)).resolves.toBeUndefined();
+      }
+    }),
+  );
 
-    // A finalizer holds the deleted pod in Terminating long enough to be seen.
-    await plane().faults.stickTerminating(namespace, pod);
-    const terminating = await eventually(
-      page,
-      'ordinal 1 terminating on the tab',
-      async () => {
+  it(
+    'creates a cluster from the template, links to its entity, and shows ordinals 0..n-1 with Bound claims, the sidebar beside the page at 1280 and 1920 px',
+    reported(async () => {
+      const page = await signedInPage();
+      const entityUrl = await createReadyCluster(
+        page,
+        { name, namespace, taskManagers: TASK_MANAGERS },
+        'task.png',
+      );
+      clusterAUrl = entityUrl;
+      // The card: READY, Flink's REST answers through the proxy, every TaskManager registered.
+      const facts = await eventually(
+        'READY with registered TaskManagers on the card',
+        async () => {
+          const text = await page.locator('main').innerText();
+          return (
+            /READY/.test(text) &&
+            text.includes(
+              `${TASK_MANAGERS}/${TASK_MANAGERS} ready, ${TASK_MANAGERS} registered in Flink`,
+            ) &&
+            text
+          );
+        },
+        180_000,
+      );
+      expect(facts).toMatch(/REST API answers \(Flink 2\.2\./);
+      expect(facts).toContain(`${2 * TASK_MANAGERS}/${2 * TASK_MANAGERS} free`);
+      await screenshotWhole(page, 'entity-card.png');
+
+      await page.getByRole('link', { name: 'Flink', exact: true }).click();
+      const pods = await eventually(
+        'every TaskManager Ready on the tab',
+        async () => {
+          const rows = await rowsOf(page, 'TaskManagers pods');
+          return (
+            rows.length === TASK_MANAGERS &&
+            rows.every(r => r[3] === 'Ready') &&
+            rows
+          );
+        },
+      );
+      expect(pods.map(r => [r[0], r[1]])).toEqual(
+        [...Array(TASK_MANAGERS).keys()].map(i => [
+          String(i),
+          `${name}-taskmanager-${i}`,
+        ]),
+      );
+      const claims = await rowsOf(page, 'TaskManagers claims');
+      expect(claims.map(r => [r[0], r[1], r[2]])).toEqual(
+        [...Array(TASK_MANAGERS).keys()].map(i => [
+          String(i),
+          `flink-data-${name}-taskmanager-${i}`,
+          expect.stringMatching(/^Bound/),
+        ]),
+      );
+      // Shown once the permission answer arrives.
+      await page.getByRole('button', { name: 'Scale TaskManagers' }).waitFor();
+
+      // Issue #17: the sidebar drawn over the page header, the content shifted under it.
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 1000 });
+        const title = page.getByRole('heading', { name }).first();
+        const coverage = [
+          await coverageOf(
+            page,
+            'the page header',
+            page.locator('.bui-HeaderContent', { has: title }),
+          ),
+          await coverageOf(
+            page,
+            'the first table',
+            page.getByRole('table').first(),
+          ),
+        ];
+        await screenshotWhole(page, `entity-tab-${width}.png`);
+        expect({ width, coverage }).toEqual({
+          width,
+          coverage: [
+            { region: 'the page header', problems: [] },
+            { region: 'the first table', problems: [] },
+          ],
+        });
+      }
+    }),
+  );
+
+  it(
+    'shows a deleted TaskManager pod terminating and coming back',
+    reported(async () => {
+      const page = await signedInPage();
+      await open(page, `${clusterA()}/flink`);
+      const pod = `${name}-taskmanager-1`;
+      await eventually(
+        'the tab',
+        async () =>
+          (await rowsOf(page, 'TaskManagers pods')).length === TASK_MANAGERS,
+      );
+
+      // A finalizer holds the deleted pod in Terminating long enough to be seen.
+      await plane().faults.stickTerminating(namespace, pod);
+      const terminating = await eventually(
+        'ordinal 1 terminating on the tab',
+        async () => {
+          const row = (await rowsOf(page, 'TaskManagers pods')).find(
+            r => r[1] === pod,
+          );
+          return row && /^for /.test(row[row.length - 1]) && row;
+        },
+      );
+      expect(terminating[0]).toBe('1');
+
+      await plane().faults.releaseTerminating(namespace, pod);
+      const back = await eventually('ordinal 1 Ready again', async () => {
         const row = (await rowsOf(page, 'TaskManagers pods')).find(
           r => r[1] === pod,
         );
-        return row && /^for /.test(row[row.length - 1]) && row;
-      },
-    );
-    expect(terminating[0]).toBe('1');
-
-    await plane().faults.releaseTerminating(namespace, pod);
-    const back = await eventually(page, 'ordinal 1 Ready again', async () => {
-      const row = (await rowsOf(page, 'TaskManagers pods')).find(
-        r => r[1] === pod,
-      );
-      return row && row[3] === 'Ready' && row[row.length - 1] === '—' && row;
-    });
-    expect(back[0]).toBe('1');
-    // The same claim: the restarted TaskManager finds its state (local recovery).
-    const claims = await rowsOf(page, 'TaskManagers claims');
-    expect(claims.find(r => r[0] === '1')?.slice(1, 3)).toEqual([
-      `flink-data-${pod}`,
-      expect.stringMatching(/^Bound/),
-    ]);
-  });
-
-  it('shows a signed-in non-owner no scale or delete button; an owner outside the platform team may not force-delete pods', async () => {
-    clusterA();
-    const page = await signedInPage();
-    // The guest (streaming-team) owns the template's component, and sees the buttons there…
-    const owned = permissionDecisions(page, `component:default/${name}`);
-    await open(page, `${clusterA()}/flink`);
-    await expect(settledPermissions(page, owned)).resolves.toEqual({
-      'flink.standalone.scale': 'ALLOW',
-      'flink.standalone.delete': 'ALLOW',
-      'flink.standalone.rollout.unblock': 'ALLOW',
-      // Only whoever runs the nodes knows that a node is really gone.
-      'flink.standalone.pod.forceDelete': 'DENY',
-    });
-    await page.getByRole('button', { name: 'Scale TaskManagers' }).waitFor();
-
-    // …and not on the platform team's component of the same cluster.
-    const ref = `component:default/${platformOwned}`;
-    const other = await signedInPage();
-    const denied = permissionDecisions(other, ref);
-    await open(
-      other,
-      `${app.appUrl}/catalog/default/component/${platformOwned}/flink`,
-    );
-    await eventually(
-      other,
-      'the tab of the platform-owned component',
-      async () =>
-        (await rowsOf(other, 'TaskManagers pods')).length >= TASK_MANAGERS,
-    );
-    await expect(settledPermissions(other, denied)).resolves.toEqual({
-      'flink.standalone.scale': 'DENY',
-      'flink.standalone.delete': 'DENY',
-      'flink.standalone.rollout.unblock': 'DENY',
-      'flink.standalone.pod.forceDelete': 'DENY',
-    });
-    await expect(
-      other.getByRole('button', { name: 'Scale TaskManagers' }).count(),
-    ).resolves.toBe(0);
-    await expect(
-      other.getByRole('button', { name: /Delete/ }).count(),
-    ).resolves.toBe(0);
-  });
-
-  it('changes a running cluster by running the template again: the task log shows the plan before the apply', async () => {
-    clusterA();
-    const page = await signedInPage();
-    await createFromTemplate(page, {
-      name,
-      namespace,
-      taskManagers: TASK_MANAGERS,
-      claimsWhenScaled: 'Retain',
-    });
-    await page
-      .getByRole('link', { name: 'Component in the catalog' })
-      .waitFor({ timeout: 540_000 })
-      .catch(async error => {
-        throw await failureReport(page, 'the task of the change', error);
+        return row && row[3] === 'Ready' && row[row.length - 1] === '—' && row;
       });
-    // A task that ends well opens its log by itself; otherwise ask for it.
-    const search = page.getByPlaceholder('Search');
-    await search.waitFor({ timeout: 30_000 }).catch(async () => {
-      await page.getByRole('button', { name: 'Show Logs' }).click();
-      await search.waitFor();
-    });
-    // The log viewer scrolls to the first line that matches.
-    await search.fill('plan:');
-    const log = await eventually(
-      page,
-      'the change plan in the task log',
-      async () => {
-        const text = await page.locator('body').innerText();
-        return text.includes('Plan: No pod restarts') && text;
-      },
-    );
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-plan.png') });
-    // What changes, and that no pod restarts for it; said before the apply step applied it.
-    expect(log).toMatch(
-      new RegExp(
-        `Plan: StatefulSet/${name}-taskmanager: updated \\([^)]*spec\\.persistentVolumeClaimRetentionPolicy\\.whenScaled`,
-      ),
-    );
-    expect(log).toContain(
-      'Plan: No pod restarts: running jobs are not affected.',
-    );
-    const taskManagers = await plane().client.get(
-      `/apis/apps/v1/namespaces/${namespace}/statefulsets/${name}-taskmanager`,
-    );
-    expect(
-      taskManagers.spec.persistentVolumeClaimRetentionPolicy.whenScaled,
-    ).toBe('Retain');
-  });
+      expect(back[0]).toBe('1');
+      // The same claim: the restarted TaskManager finds its state (local recovery).
+      const claims = await rowsOf(page, 'TaskManagers claims');
+      expect(claims.find(r => r[0] === '1')?.slice(1, 3)).toEqual([
+        `flink-data-${pod}`,
+        expect.stringMatching(/^Bound/),
+      ]);
+    }),
+  );
 
-  it('scales the TaskManagers from the tab: the new ordinal appears with its claim', async () => {
-    const page = await signedInPage();
-    await open(page, `${clusterA()}/flink`);
-    await page.getByRole('button', { name: 'Scale TaskManagers' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Scale TaskManagers' });
-    await dialog.getByLabel('TaskManagers').fill(String(TASK_MANAGERS + 1));
-    await dialog.getByRole('button', { name: 'Scale', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    const added = `${name}-taskmanager-${TASK_MANAGERS}`;
-    const row = await eventually(
-      page,
-      `ordinal ${TASK_MANAGERS} Ready on the tab`,
-      async () => {
-        const pod = (await rowsOf(page, 'TaskManagers pods')).find(
-          r => r[1] === added,
-        );
-        return pod && pod[3] === 'Ready' && pod;
-      },
-      180_000,
-    );
-    expect(row[0]).toBe(String(TASK_MANAGERS));
-    const claims = await rowsOf(page, 'TaskManagers claims');
-    expect(
-      claims.find(r => r[0] === String(TASK_MANAGERS))?.slice(1, 3),
-    ).toEqual([`flink-data-${added}`, expect.stringMatching(/^Bound/)]);
-  });
+  it(
+    'shows a signed-in non-owner no scale or delete button; an owner outside the platform team may not force-delete pods',
+    reported(async () => {
+      clusterA();
+      const page = await signedInPage();
+      // The guest (streaming-team) owns the template's component, and sees the buttons there…
+      const owned = permissionDecisions(page, `component:default/${name}`);
+      await open(page, `${clusterA()}/flink`);
+      await expect(settledPermissions(page, owned)).resolves.toEqual({
+        'flink.standalone.scale': 'ALLOW',
+        'flink.standalone.delete': 'ALLOW',
+        'flink.standalone.rollout.unblock': 'ALLOW',
+        // Only whoever runs the nodes knows that a node is really gone.
+        'flink.standalone.pod.forceDelete': 'DENY',
+      });
+      await page.getByRole('button', { name: 'Scale TaskManagers' }).waitFor();
 
-  it('deletes a cluster with its claims: the card reaches MISSING and the claims are gone', async () => {
-    const page = await signedInPage();
-    const entityUrl = clusterA();
-    expect(await claimsOf(name)).not.toEqual([]);
-    await open(page, `${entityUrl}/flink`);
-    await deleteFromTab(page, true);
-    await waitFor(
-      `the claims of ${name} deleted`,
-      async () => (await claimsOf(name)).length === 0,
-    );
-  });
+      // …and not on the platform team's component of the same cluster.
+      const ref = `component:default/${platformOwned}`;
+      const other = await signedInPage();
+      const denied = permissionDecisions(other, ref);
+      await open(
+        other,
+        `${app.appUrl}/catalog/default/component/${platformOwned}/flink`,
+      );
+      await eventually(
+        'the tab of the platform-owned component',
+        async () =>
+          (await rowsOf(other, 'TaskManagers pods')).length >= TASK_MANAGERS,
+      );
+      await expect(settledPermissions(other, denied)).resolves.toEqual({
+        'flink.standalone.scale': 'DENY',
+        'flink.standalone.delete': 'DENY',
+        'flink.standalone.rollout.unblock': 'DENY',
+        'flink.standalone.pod.forceDelete': 'DENY',
+      });
+      await expect(
+        other.getByRole('button', { name: 'Scale TaskManagers' }).count(),
+      ).resolves.toBe(0);
+      await expect(
+        other.getByRole('button', { name: /Delete/ }).count(),
+      ).resolves.toBe(0);
+    }),
+  );
 
-  it('deletes a cluster keeping its claims: the card reaches MISSING and the claims stay Bound', async () => {
-    const page = await signedInPage();
-    const kept = `e2e-kept-${run}`;
-    const entityUrl = await createReadyCluster(page, {
-      name: kept,
-      namespace,
-      taskManagers: 1,
-    });
-    const claims = await claimsOf(kept);
-    expect(claims).toEqual([`flink-data-${kept}-taskmanager-0`]);
-    expect(page.url()).toContain(entityUrl);
-    await page.getByRole('link', { name: 'Flink', exact: true }).click();
-    await deleteFromTab(page, false);
-    // Gone: the cluster's workloads; kept: its claim, still Bound to its volume.
-    await waitFor(
-      `the StatefulSet of ${kept} deleted`,
-      async () =>
-        !(await plane().client.find(
-          `/apis/apps/v1/namespaces/${namespace}/statefulsets/${kept}-taskmanager`,
-        )),
-    );
-    const claim = await plane().client.get<{ status: { phase: string } }>(
-      `/api/v1/namespaces/${namespace}/persistentvolumeclaims/${claims[0]}`,
-    );
-    expect(claim.status.phase).toBe('Bound');
-  });
+  it(
+    'changes a running cluster by running the template again: the task log shows the plan before the apply',
+    reported(async () => {
+      clusterA();
+      const page = await signedInPage();
+      await createFromTemplate(page, {
+        name,
+        namespace,
+        taskManagers: TASK_MANAGERS,
+        claimsWhenScaled: 'Retain',
+      });
+      await page
+        .getByRole('link', { name: 'Component in the catalog' })
+        .waitFor({ timeout: 540_000 });
+      // A task that ends well opens its log by itself; otherwise ask for it.
+      const search = page.getByPlaceholder('Search');
+      await search.waitFor({ timeout: 30_000 }).catch(async () => {
+        await page.getByRole('button', { name: 'Show Logs' }).click();
+        await search.waitFor();
+      });
+      // The log viewer scrolls to the first line that matches.
+      await search.fill('plan:');
+      const log = await eventually(
+        'the change plan in the task log',
+        async () => {
+          const text = await page.locator('body').innerText();
+          return text.includes('Plan: No pod restarts') && text;
+        },
+      );
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'task-plan.png') });
+      // What changes, and that no pod restarts for it; said before the apply step applied it.
+      expect(log).toMatch(
+        new RegExp(
+          `Plan: StatefulSet/${name}-taskmanager: updated \\([^)]*spec\\.persistentVolumeClaimRetentionPolicy\\.whenScaled`,
+        ),
+      );
+      expect(log).toContain(
+        'Plan: No pod restarts: running jobs are not affected.',
+      );
+      const taskManagers = await plane().client.get(
+        `/apis/apps/v1/namespaces/${namespace}/statefulsets/${name}-taskmanager`,
+      );
+      expect(
+        taskManagers.spec.persistentVolumeClaimRetentionPolicy.whenScaled,
+      ).toBe('Retain');
+    }),
+  );
 
-  it('offers the platform team what it offers no owner: force-deleting a pod stuck on a lost node', async () => {
-    // The same example app, its guests now signed in as a member of the platform team.
-    await app.startBackend('user:default/platform-admin');
-    const page = await signedInPage();
-    const ref = `component:default/${platformOwned}`;
-    const url = `${app.appUrl}/catalog/default/component/${platformOwned}/flink`;
-    /** Loads the tab again, signing in if the app asks. */
-    const reopen = async () => {
-      await page.goto(url, { waitUntil: 'commit' });
-      const enter = page.getByRole('button', { name: /enter/i });
-      await enter
-        .waitFor({ timeout: 10_000 })
-        .then(() => enter.click())
-        .catch(() => {});
-    };
-    await open(page, url);
-    // The restarted backend's catalog (in memory) reads its locations again first.
-    await eventually(
-      page,
-      'the platform-owned component served again',
-      async () => {
-        if (/MISSING/.test(await page.locator('main').innerText())) return true;
-        await reopen();
-        return false;
-      },
-      300_000,
-    );
-    const decisions = permissionDecisions(page, ref);
-    await reopen();
-    await expect(settledPermissions(page, decisions)).resolves.toEqual({
-      'flink.standalone.scale': 'ALLOW',
-      'flink.standalone.delete': 'ALLOW',
-      'flink.standalone.rollout.unblock': 'ALLOW',
-      'flink.standalone.pod.forceDelete': 'ALLOW',
-    });
-  });
+  it(
+    'scales the TaskManagers from the tab: the new ordinal appears with its claim',
+    reported(async () => {
+      const page = await signedInPage();
+      await open(page, `${clusterA()}/flink`);
+      await page.getByRole('button', { name: 'Scale TaskManagers' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Scale TaskManagers' });
+      await dialog.getByLabel('TaskManagers').fill(String(TASK_MANAGERS + 1));
+      await dialog.getByRole('button', { name: 'Scale', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const added = `${name}-taskmanager-${TASK_MANAGERS}`;
+      const row = await eventually(
+        `ordinal ${TASK_MANAGERS} Ready on the tab`,
+        async () => {
+          const pod = (await rowsOf(page, 'TaskManagers pods')).find(
+            r => r[1] === added,
+          );
+          return pod && pod[3] === 'Ready' && pod;
+        },
+        180_000,
+      );
+      expect(row[0]).toBe(String(TASK_MANAGERS));
+      const claims = await rowsOf(page, 'TaskManagers claims');
+      expect(
+        claims.find(r => r[0] === String(TASK_MANAGERS))?.slice(1, 3),
+      ).toEqual([`flink-data-${added}`, expect.stringMatching(/^Bound/)]);
+    }),
+  );
+
+  it(
+    'deletes a cluster with its claims: the card reaches MISSING and the claims are gone',
+    reported(async () => {
+      const page = await signedInPage();
+      const entityUrl = clusterA();
+      expect(await claimsOf(name)).not.toEqual([]);
+      await open(page, `${entityUrl}/flink`);
+      await deleteFromTab(page, true);
+      await waitFor(
+        `the claims of ${name} deleted`,
+        async () => (await claimsOf(name)).length === 0,
+      );
+    }),
+  );
+
+  it(
+    'deletes a cluster keeping its claims: the card reaches MISSING and the claims stay Bound',
+    reported(async () => {
+      const page = await signedInPage();
+      const kept = `e2e-kept-${run}`;
+      const entityUrl = await createReadyCluster(page, {
+        name: kept,
+        namespace,
+        taskManagers: 1,
+      });
+      const claims = await claimsOf(kept);
+      expect(claims).toEqual([`flink-data-${kept}-taskmanager-0`]);
+      expect(page.url()).toContain(entityUrl);
+      await page.getByRole('link', { name: 'Flink', exact: true }).click();
+      await deleteFromTab(page, false);
+      // Gone: the cluster's workloads; kept: its claim, still Bound to its volume.
+      await waitFor(
+        `the StatefulSet of ${kept} deleted`,
+        async () =>
+          !(await plane().client.find(
+            `/apis/apps/v1/namespaces/${namespace}/statefulsets/${kept}-taskmanager`,
+          )),
+      );
+      const claim = await plane().client.get<{ status: { phase: string } }>(
+        `/api/v1/namespaces/${namespace}/persistentvolumeclaims/${claims[0]}`,
+      );
+      expect(claim.status.phase).toBe('Bound');
+    }),
+  );
+
+  it(
+    'offers the platform team what it offers no owner: force-deleting a pod stuck on a lost node',
+    reported(async () => {
+      // The same example app, its guests now signed in as a member of the platform team.
+      await app.startBackend('user:default/platform-admin');
+      const page = await signedInPage();
+      const ref = `component:default/${platformOwned}`;
+      const url = `${app.appUrl}/catalog/default/component/${platformOwned}/flink`;
+      /** Loads the tab again, signing in if the app asks. */
+      const reopen = async () => {
+        await page.goto(url, { waitUntil: 'commit' });
+        const enter = page.getByRole('button', { name: /enter/i });
+        await enter
+          .waitFor({ timeout: 10_000 })
+          .then(() => enter.click())
+          .catch(() => {});
+      };
+      await open(page, url);
+      // The restarted backend's catalog (in memory) reads its locations again first.
+      await eventually(
+        'the platform-owned component served again',
+        async () => {
+          if (/MISSING/.test(await page.locator('main').innerText()))
+            return true;
+          await reopen();
+          return false;
+        },
+        300_000,
+      );
+      const decisions = permissionDecisions(page, ref);
+      await reopen();
+      await expect(settledPermissions(page, decisions)).resolves.toEqual({
+        'flink.standalone.scale': 'ALLOW',
+        'flink.standalone.delete': 'ALLOW',
+        'flink.standalone.rollout.unblock': 'ALLOW',
+        'flink.standalone.pod.forceDelete': 'ALLOW',
+      });
+    }),
+  );
 });
