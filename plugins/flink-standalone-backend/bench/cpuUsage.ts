@@ -5,8 +5,9 @@
  * plane. A status request waits whenever the backend's thread is runnable but a core is busy
  * elsewhere; these figures say how busy "elsewhere" was.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cpus, setPriority } from 'node:os';
 
 /** The name under which the backend's main thread is reported. */
 export const BACKEND_MAIN_THREAD = 'backend main thread';
@@ -20,6 +21,8 @@ export interface CpuSample {
   machine: { busy: number; total: number };
   /** Ticks used so far, by name. */
   used: Record<string, number>;
+  /** Nanoseconds the backend's main thread has waited so far, runnable, for a core. */
+  mainThreadWaitNs: number;
 }
 
 /** utime + stime of a process or thread, from its stat file; 0 once it is gone. */
@@ -45,6 +48,17 @@ function machineTicks(): CpuSample['machine'] {
   return { busy, total: busy + idle + iowait };
 }
 
+/** Time a thread has spent runnable but waiting for a core (the kernel's schedstat), in ns. */
+function runQueueWaitNs(tid: number): number {
+  const [, waiting] = readFileSync(
+    `/proc/${process.pid}/task/${tid}/schedstat`,
+    'utf8',
+  )
+    .trim()
+    .split(' ');
+  return Number(waiting);
+}
+
 export function sampleCpu(
   processes: { name: string; pid: number }[],
 ): CpuSample {
@@ -57,7 +71,12 @@ export function sampleCpu(
   for (const { name, pid } of processes) {
     used[name] = (used[name] ?? 0) + ticks(`/proc/${pid}/stat`);
   }
-  return { at: Date.now(), machine: machineTicks(), used };
+  return {
+    at: Date.now(),
+    machine: machineTicks(),
+    used,
+    mainThreadWaitNs: runQueueWaitNs(process.pid),
+  };
 }
 
 /** Cores used between two samples: the machine's, and by name. */
@@ -68,6 +87,9 @@ export function coresUsed(before: CpuSample, after: CpuSample) {
     machineBusy: cores(after.machine.busy - before.machine.busy),
     machineCores:
       (after.machine.total - before.machine.total) / TICKS_PER_SECOND / seconds,
+    /** How long, per second, the backend's main thread was ready to run with no core free. */
+    mainThreadWaitMsPerSecond:
+      (after.mainThreadWaitNs - before.mainThreadWaitNs) / 1e6 / seconds,
     byName: Object.fromEntries(
       Object.entries(after.used).map(([name, t]) => [
         name,
@@ -87,4 +109,35 @@ export function reniceAllThreads(pids: number[], niceness: number): void {
       setPriority(Number(tid), niceness);
     }
   }
+}
+
+/**
+ * Gives the backend's main thread a core of its own, as on a node where the API server, etcd and
+ * the kubelets do not share the backend's cores: the main thread runs on `core` alone; every
+ * other thread of this process (the load generator, the API proxy, GC and libuv helpers) and
+ * every thread of `pids` (the control plane) on the other cores. Threads started later inherit
+ * their creator's cores: call it again after starting threads.
+ */
+export function giveCore(core: number, pids: number[]): void {
+  // Every core of the machine (availableParallelism() counts the caller's own: 1 once pinned).
+  const others = cpus()
+    .map((_, c) => c)
+    .filter(c => c !== core)
+    .join(',');
+  const taskset = (...args: string[]) =>
+    execFileSync('taskset', args, { stdio: 'ignore' });
+  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+    try {
+      taskset(
+        '-p',
+        '-c',
+        Number(tid) === process.pid ? String(core) : others,
+        tid,
+      );
+    } catch (error) {
+      // A thread that ended meanwhile (a worker of the phase before) needs no core.
+      if (existsSync(`/proc/${process.pid}/task/${tid}`)) throw error;
+    }
+  }
+  for (const pid of pids) taskset('-a', '-p', '-c', others, String(pid));
 }

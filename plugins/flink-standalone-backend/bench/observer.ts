@@ -22,16 +22,27 @@
  * gives every thread of the control plane's processes that nice value while measuring: the
  * backend first on the cores, as on a node of its own in production, where the API server,
  * etcd, the controllers and the kubelets do not share its cores. It is printed when set.
+ * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread alone on that
+ * core, every other thread (the control plane's, the load generator's, the API proxy's, GC and
+ * libuv helpers) on the others. It is printed when set.
  * BENCH_CATALOG_PROCESSING_INTERVAL_S (unset by default) sets the catalog's processing interval
  * (Backstage's default: 100–150 s per entity): with a long one, the in-process catalog does not
  * reprocess its entities (on in-memory SQLite, whose queries block the event loop) while
- * measuring. It is printed when set.
+ * measuring. It is printed when set. BENCH_HEAP_PROFILE_DIR samples the backend's allocations from
+ * the start (V8's sampling heap profiler) and, at each phase, writes what is still alive and
+ * prints it by package.
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
-import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  NodeGCPerformanceDetail,
+  PerformanceEntry,
+  PerformanceObserver,
+  constants as perf,
+  monitorEventLoopDelay,
+} from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { RootLoggerService } from '@backstage/backend-plugin-api';
 import {
@@ -63,9 +74,11 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
+import { liveBytesByOwner, startHeapSampling } from './heapProfile';
 import {
   BACKEND_MAIN_THREAD,
   coresUsed,
+  giveCore,
   reniceAllThreads,
   sampleCpu,
 } from './cpuUsage';
@@ -97,8 +110,12 @@ const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const PHASES = process.env.BENCH_PHASES?.split(',');
 /** The control plane's nice value while measuring; unset: the same priority as the backend. */
 const PLANE_NICE = process.env.BENCH_PLANE_NICE;
+/** The core the backend's main thread gets to itself while measuring; unset: shared cores. */
+const BACKEND_CORE = process.env.BENCH_BACKEND_CORE;
 const CATALOG_PROCESSING_INTERVAL_S =
   process.env.BENCH_CATALOG_PROCESSING_INTERVAL_S;
+/** Diagnostics: what holds the heap at each phase, by the code that allocated it. */
+const HEAP_PROFILE_DIR = process.env.BENCH_HEAP_PROFILE_DIR;
 
 const OURS: RouteRequest = {
   method: 'GET',
@@ -171,6 +188,19 @@ interface PhaseResult {
   cpu: ReturnType<typeof coresUsed>;
 }
 
+/** Node's names for the kinds of GC it reports, in V8's words. */
+const GC_KINDS: Record<number, string> = {
+  [perf.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [perf.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+interface GcTally {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -194,12 +224,15 @@ async function main() {
     flinkRestRefresh: FLINK_REST_REFRESH_DEFAULTS,
     controlPlaneNice:
       PLANE_NICE === undefined ? 'unchanged' : Number(PLANE_NICE),
+    backendMainThreadCore:
+      BACKEND_CORE === undefined ? 'shared' : Number(BACKEND_CORE),
     catalogProcessingIntervalSeconds:
       CATALOG_PROCESSING_INTERVAL_S === undefined
         ? "Backstage's default (100-150)"
         : Number(CATALOG_PROCESSING_INTERVAL_S),
   };
   console.log(`[bench] settings ${JSON.stringify(settings)}`);
+  const heapSampling = HEAP_PROFILE_DIR ? await startHeapSampling() : undefined;
   const plane = await startControlPlane({
     nodes: Math.ceil(pods / PODS_PER_NODE),
     // Static volumes are written by the loader (see benchClusters); the pool would list every
@@ -355,6 +388,11 @@ async function main() {
         `[bench] setting: the catalog reprocesses each entity every ${CATALOG_PROCESSING_INTERVAL_S} s (BENCH_CATALOG_PROCESSING_INTERVAL_S; Backstage's default 100–150 s)`,
       );
     }
+    if (BACKEND_CORE !== undefined) {
+      console.log(
+        `[bench] setting: the backend's main thread alone on core ${BACKEND_CORE}, every other thread (the control plane, the load generator, the API proxy, GC and libuv helpers) on the other cores (BENCH_BACKEND_CORE): as on a node of its own`,
+      );
+    }
     if (PLANE_NICE !== undefined) {
       const processes = plane.processes();
       reniceAllThreads(
@@ -383,10 +421,40 @@ async function main() {
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
       let gcMaxMs = 0;
+      const gcByKind: Record<string, GcTally> = {};
       const gc = new PerformanceObserver(list => {
-        for (const entry of list.getEntries())
+        for (const entry of list.getEntries()) {
           gcMaxMs = Math.max(gcMaxMs, entry.duration);
+          // A 'gc' entry's detail (Node's types leave it off PerformanceEntry).
+          const { kind: gcKind } = (
+            entry as PerformanceEntry & { detail: NodeGCPerformanceDetail }
+          ).detail;
+          const kind = GC_KINDS[gcKind] ?? 'other';
+          const tally = (gcByKind[kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
+          tally.count += 1;
+          tally.totalMs += entry.duration;
+          tally.maxMs = Math.max(tally.maxMs, entry.duration);
+        }
       });
+      const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
+      if (heapSampling) {
+        const profile = await heapSampling.take();
+        const file = resolve(
+          HEAP_PROFILE_DIR!,
+          `${label.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.heapprofile`,
+        );
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(
+          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${liveBytesByOwner(
+            profile,
+          )
+            .slice(0, 10)
+            .map(
+              ([owner, bytes]) => `${owner} ${(bytes / 2 ** 20).toFixed(0)} MB`,
+            )
+            .join(', ')}; ${file}`,
+        );
+      }
       gc.observe({ entryTypes: ['gc'] });
       const profiler = PROFILE_DIR ? new Session() : undefined;
       if (profiler) {
@@ -395,7 +463,7 @@ async function main() {
         await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
         await profiler.post('Profiler.start');
       }
-      const [load, churn] = await Promise.all([
+      const running = [
         runWorker<LatencySummary>('clientsWorker.ts', {
           task: 'poll',
           url,
@@ -423,7 +491,15 @@ async function main() {
           perSecond: CHANGES_PER_SECOND,
           seconds: SECONDS,
         } satisfies ChurnTask),
-      ]);
+      ] as const;
+      // The workers' threads inherit the main thread's core: move them off it.
+      if (BACKEND_CORE !== undefined) {
+        giveCore(
+          Number(BACKEND_CORE),
+          plane.processes().map(p => p.pid),
+        );
+      }
+      const [load, churn] = await Promise.all(running);
       const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
       loopDelay.disable();
       gc.disconnect();
@@ -481,7 +557,17 @@ async function main() {
           ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
       );
       console.log(
-        `[bench]   cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
+        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${Object.entries(
+          gcByKind,
+        )
+          .map(
+            ([kind, t]) =>
+              `${kind} ${t.count}x ${t.totalMs.toFixed(0)} ms (max ${t.maxMs.toFixed(1)})`,
+          )
+          .join(', ')}`,
+      );
+      console.log(
+        `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
           cpu.byName,
         )
           .sort((a, b) => b[1] - a[1])

@@ -1,0 +1,72 @@
+/**
+ * Diagnostics for the benchmark: what holds the backend's heap, by the code that allocated it.
+ * V8's sampling heap profiler keeps a sample of the allocations that are still alive, each with
+ * its stack; a sample's size is charged to the innermost frame in a file (a package in
+ * node_modules, or this repository's code), since V8's and Node's own frames (JSON.parse, Buffer)
+ * only say how, not who.
+ */
+import { Session } from 'node:inspector/promises';
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children: ProfileNode[];
+}
+export interface SamplingHeapProfile {
+  head: ProfileNode;
+}
+
+/**
+ * `node_modules/@scope/name/…` → `@scope/name`; a file of this repository → its package and
+ * folder (`plugins/flink-standalone-node/src`, `…/bench`: the benchmark's own allocations).
+ */
+export function ownerOf(url: string): string | undefined {
+  const path = url.replace(/^file:\/\//, '');
+  const modules = path.lastIndexOf('/node_modules/');
+  if (modules >= 0) {
+    const [first, second] = path
+      .slice(modules + '/node_modules/'.length)
+      .split('/');
+    return first.startsWith('@') ? `${first}/${second}` : first;
+  }
+  const repo = path.match(/\/((?:plugins|packages)\/[^/]+\/[^/]+|scripts)\//);
+  return repo?.[1] ?? (path.startsWith('/') ? path : undefined);
+}
+
+/** Live sampled bytes by owner (package or directory), largest first. */
+export function liveBytesByOwner(
+  profile: SamplingHeapProfile,
+): [string, number][] {
+  const bytes = new Map<string, number>();
+  const visit = (node: ProfileNode, owner: string) => {
+    const own = ownerOf(node.callFrame.url) ?? owner;
+    if (node.selfSize > 0)
+      bytes.set(own, (bytes.get(own) ?? 0) + node.selfSize);
+    for (const child of node.children) visit(child, own);
+  };
+  visit(profile.head, '(V8 and Node internals)');
+  return [...bytes].sort((a, b) => b[1] - a[1]);
+}
+
+/** Starts sampling this thread's allocations; `take()` returns what is alive of them now. */
+export async function startHeapSampling() {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024,
+  });
+  return {
+    take: async (): Promise<SamplingHeapProfile> =>
+      (await session.post('HeapProfiler.getSamplingProfile')).profile,
+    stop: async () => {
+      await session.post('HeapProfiler.stopSampling');
+      session.disconnect();
+    },
+  };
+}
