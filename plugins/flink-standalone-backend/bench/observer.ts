@@ -411,6 +411,26 @@ async function main() {
       pollMs: number,
       as = authorization,
     ): Promise<PhaseResult> => {
+      // Before anything is measured: writing the profile holds the loop for a moment.
+      const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
+      if (heapSampling) {
+        const profile = await heapSampling.take();
+        const file = resolve(
+          HEAP_PROFILE_DIR!,
+          `${label.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.heapprofile`,
+        );
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(
+          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${liveBytesByOwner(
+            profile,
+          )
+            .slice(0, 10)
+            .map(
+              ([owner, bytes]) => `${owner} ${(bytes / 2 ** 20).toFixed(0)} MB`,
+            )
+            .join(', ')}; ${file}`,
+        );
+      }
       const apiBefore = await apiProxy!.counts();
       const callsBefore = { ...calls };
       const handledBefore = Object.fromEntries(
@@ -436,25 +456,6 @@ async function main() {
           tally.maxMs = Math.max(tally.maxMs, entry.duration);
         }
       });
-      const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
-      if (heapSampling) {
-        const profile = await heapSampling.take();
-        const file = resolve(
-          HEAP_PROFILE_DIR!,
-          `${label.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.heapprofile`,
-        );
-        writeFileSync(file, JSON.stringify(profile));
-        console.log(
-          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${liveBytesByOwner(
-            profile,
-          )
-            .slice(0, 10)
-            .map(
-              ([owner, bytes]) => `${owner} ${(bytes / 2 ** 20).toFixed(0)} MB`,
-            )
-            .join(', ')}; ${file}`,
-        );
-      }
       gc.observe({ entryTypes: ['gc'] });
       const profiler = PROFILE_DIR ? new Session() : undefined;
       if (profiler) {
@@ -635,6 +636,7 @@ async function main() {
       runs.push(run);
     }
     await backend.stop();
+    await heapSampling?.stop();
     if (PHASES) return; // a diagnostic run: the phases' lines above are its figures
 
     const all = (pick: (run: Record<string, PhaseResult>) => number) =>
