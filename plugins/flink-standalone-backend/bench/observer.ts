@@ -188,6 +188,21 @@ interface PhaseResult {
   cpu: ReturnType<typeof coresUsed>;
 }
 
+/** Writes a phase's profile (`.cpuprofile`, `.heapprofile`: DevTools opens both); its path. */
+function writeProfile(
+  dir: string,
+  phase: string,
+  extension: string,
+  profile: object,
+): string {
+  const file = resolve(
+    dir,
+    `${phase.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.${extension}`,
+  );
+  writeFileSync(file, JSON.stringify(profile));
+  return file;
+}
+
 /** Node's names for the kinds of GC it reports, in V8's words. */
 const GC_KINDS: Record<number, string> = {
   [perf.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
@@ -415,11 +430,12 @@ async function main() {
       const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
       if (heapSampling) {
         const profile = await heapSampling.take();
-        const file = resolve(
+        const file = writeProfile(
           HEAP_PROFILE_DIR!,
-          `${label.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.heapprofile`,
+          label,
+          'heapprofile',
+          profile,
         );
-        writeFileSync(file, JSON.stringify(profile));
         console.log(
           `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${liveBytesByOwner(
             profile,
@@ -507,11 +523,7 @@ async function main() {
       if (profiler) {
         const { profile } = await profiler.post('Profiler.stop');
         profiler.disconnect();
-        const file = resolve(
-          PROFILE_DIR!,
-          `${label.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.cpuprofile`,
-        );
-        writeFileSync(file, JSON.stringify(profile));
+        const file = writeProfile(PROFILE_DIR!, label, 'cpuprofile', profile);
         console.log(
           `[bench] CPU profile of the backend's main thread: ${file}`,
         );
