@@ -38,10 +38,8 @@ function ownerOf(url: string): string | undefined {
   return repo?.[1] ?? (path.startsWith('/') ? path : undefined);
 }
 
-/** Live sampled bytes by owner (package or directory), largest first. */
-export function liveBytesByOwner(
-  profile: SamplingHeapProfile,
-): [string, number][] {
+/** Sampled bytes by owner (package or directory), largest first. */
+export function bytesByOwner(profile: SamplingHeapProfile): [string, number][] {
   const bytes = new Map<string, number>();
   const visit = (node: ProfileNode, owner: string) => {
     const own = ownerOf(node.callFrame.url) ?? owner;
@@ -53,13 +51,19 @@ export function liveBytesByOwner(
   return [...bytes].sort((a, b) => b[1] - a[1]);
 }
 
-/** Starts sampling this thread's allocations; `take()` returns what is alive of them now. */
-export async function startHeapSampling() {
+/**
+ * Starts sampling this thread's allocations; `take()` returns what is alive of them now, or,
+ * with `allocated`, everything allocated since the start, collected or not (the allocation rate
+ * by code, which is what drives the garbage collector).
+ */
+export async function startHeapSampling({ allocated = false } = {}) {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: allocated,
+    includeObjectsCollectedByMinorGC: allocated,
   });
   return {
     take: async (): Promise<SamplingHeapProfile> =>

@@ -30,7 +30,9 @@
  * reprocess its entities (on in-memory SQLite, whose queries block the event loop) while
  * measuring. It is printed when set. BENCH_HEAP_PROFILE_DIR samples the backend's allocations from
  * the start (V8's sampling heap profiler) and, at each phase, writes what is still alive and
- * prints it by package.
+ * prints it by package. BENCH_ALLOCATION_PROFILE_DIR samples, per phase, everything the backend's
+ * main thread allocates, collected or not, and prints it by package per second: what makes the
+ * garbage collector run.
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
@@ -74,7 +76,7 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
-import { liveBytesByOwner, startHeapSampling } from './heapProfile';
+import { bytesByOwner, startHeapSampling } from './heapProfile';
 import {
   BACKEND_MAIN_THREAD,
   coresUsed,
@@ -116,6 +118,7 @@ const CATALOG_PROCESSING_INTERVAL_S =
   process.env.BENCH_CATALOG_PROCESSING_INTERVAL_S;
 /** Diagnostics: what holds the heap at each phase, by the code that allocated it. */
 const HEAP_PROFILE_DIR = process.env.BENCH_HEAP_PROFILE_DIR;
+const ALLOCATION_PROFILE_DIR = process.env.BENCH_ALLOCATION_PROFILE_DIR;
 
 const OURS: RouteRequest = {
   method: 'GET',
@@ -437,7 +440,7 @@ async function main() {
           profile,
         );
         console.log(
-          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${liveBytesByOwner(
+          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${bytesByOwner(
             profile,
           )
             .slice(0, 10)
@@ -447,6 +450,9 @@ async function main() {
             .join(', ')}; ${file}`,
         );
       }
+      const allocations = ALLOCATION_PROFILE_DIR
+        ? await startHeapSampling({ allocated: true })
+        : undefined;
       const apiBefore = await apiProxy!.counts();
       const callsBefore = { ...calls };
       const handledBefore = Object.fromEntries(
@@ -529,6 +535,27 @@ async function main() {
         );
       }
       const seconds = (Date.now() - started) / 1000;
+      if (allocations) {
+        const profile = await allocations.take();
+        await allocations.stop();
+        const file = writeProfile(
+          ALLOCATION_PROFILE_DIR!,
+          label,
+          'allocations.heapprofile',
+          profile,
+        );
+        const owners = bytesByOwner(profile);
+        const total = owners.reduce((sum, [, bytes]) => sum + bytes, 0);
+        console.log(
+          `[bench]   allocated by the backend's main thread: ${(total / 2 ** 20 / seconds).toFixed(1)} MB/s; by package (sampled): ${owners
+            .slice(0, 12)
+            .map(
+              ([owner, bytes]) =>
+                `${owner} ${(bytes / 2 ** 20 / seconds).toFixed(2)}`,
+            )
+            .join(', ')}; ${file}`,
+        );
+      }
       const apiAfter = await apiProxy!.counts();
       const apiPerSecond = Object.fromEntries(
         Object.entries(apiAfter).map(([kind, n]) => [

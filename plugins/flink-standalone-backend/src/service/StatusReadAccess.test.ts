@@ -1,7 +1,7 @@
 import type { PermissionsService } from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
   AuthorizeResult,
   PolicyDecision,
@@ -17,48 +17,69 @@ const entity: Entity = {
 const REF = 'component:default/orders';
 
 /**
- * A permission service answering `decisions` (entity read, status read) and counting its
- * calls; the catalog holds `entity` and counts its reads. The policy side is a stand-in here:
- * the plugin tests run the same class against the real catalog and permission backends.
+ * A permission service answering `decisions` (entity read, status read) and a catalog holding
+ * `entities`, both counting their calls; the catalog fails while `catalogDown` is set. Both are
+ * stand-ins here: the plugin tests run the same class against the real catalog and permission
+ * backends.
  */
-function setup(ttlMs = 10_000) {
+function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
   let clock = 0;
   const decisions: { entity: PolicyDecision; status: PolicyDecision } = {
     entity: { result: AuthorizeResult.ALLOW },
     status: { result: AuthorizeResult.ALLOW },
   };
-  const calls = { permission: 0, catalog: 0 };
+  const entities = new Map([[REF, entity]]);
+  /** Single entity reads; and the size of each batched read. */
+  const calls = { permission: 0, catalog: 0, batches: [] as number[] };
+  const state = { catalogDown: false };
+  const catalogUp = () => {
+    if (state.catalogDown) throw new Error('catalog unavailable');
+  };
   const permissions = {
     authorizeConditional: async () => {
       calls.permission++;
       return [decisions.entity, decisions.status];
     },
   } as unknown as PermissionsService;
-  const catalog = catalogServiceMock({ entities: [entity] });
-  const getEntityByRef = catalog.getEntityByRef.bind(catalog);
-  catalog.getEntityByRef = (async (
-    ...args: Parameters<typeof getEntityByRef>
-  ) => {
-    calls.catalog++;
-    return getEntityByRef(...args);
-  }) as typeof catalog.getEntityByRef;
+  const catalog = {
+    getEntityByRef: async (ref: string) => {
+      calls.catalog++;
+      catalogUp();
+      return entities.get(ref);
+    },
+    getEntitiesByRefs: async ({ entityRefs }: { entityRefs: string[] }) => {
+      calls.batches.push(entityRefs.length);
+      catalogUp();
+      return { items: entityRefs.map(ref => entities.get(ref)) };
+    },
+  } as unknown as CatalogService;
   const access = new StatusReadAccess({
     catalog,
     permissions,
     auth: mockServices.auth(),
     ttlMs,
-    maxEntries: 2,
+    maxEntries,
     now: () => clock,
   });
   return {
     access,
     calls,
     decisions,
+    entities,
+    state,
     advance: (ms: number) => {
       clock += ms;
     },
   };
 }
+
+/** Lets background refreshes against the in-memory stand-ins finish. */
+const settle = () => new Promise(resolve => setImmediate(resolve));
+
+const named = (name: string): Entity => ({
+  ...entity,
+  metadata: { name, namespace: 'default' },
+});
 
 const alice = mockCredentials.user('user:default/alice');
 
@@ -70,19 +91,21 @@ describe('StatusReadAccess', () => {
       entity,
     });
     await access.read(REF, alice);
-    expect(calls).toEqual({ permission: 1, catalog: 1 });
+    expect(calls).toEqual({ permission: 1, catalog: 1, batches: [] });
 
-    // Past the TTL: the reused answer now, the new decision (DENY) for the next read.
+    // Past the TTL: the reused answers now, the new decision (DENY) for the next read; the
+    // entity refreshed in a batch.
     decisions.status = { result: AuthorizeResult.DENY };
     advance(10_001);
     await expect(access.read(REF, alice)).resolves.toMatchObject({
       result: 'allowed',
     });
-    expect(calls).toEqual({ permission: 2, catalog: 2 });
+    await settle();
+    expect(calls).toEqual({ permission: 2, catalog: 1, batches: [1] });
     await expect(access.read(REF, alice)).resolves.toEqual({
       result: 'denied',
     });
-    expect(calls).toEqual({ permission: 2, catalog: 2 });
+    expect(calls).toEqual({ permission: 2, catalog: 1, batches: [1] });
 
     // Past twice the TTL: nothing older is served.
     decisions.status = { result: AuthorizeResult.ALLOW };
@@ -90,7 +113,75 @@ describe('StatusReadAccess', () => {
     await expect(access.read(REF, alice)).resolves.toMatchObject({
       result: 'allowed',
     });
-    expect(calls).toEqual({ permission: 3, catalog: 3 });
+    await settle();
+    expect(calls).toEqual({ permission: 3, catalog: 2, batches: [1] });
+  });
+
+  it('keeps the entities being read fresh, in the background and 100 to a catalog request: a polled read never waits for the catalog', async () => {
+    const { access, calls, entities, advance } = setup({ maxEntries: 1000 });
+    const refs = Array.from({ length: 250 }, (_, i) => {
+      const ref = `component:default/c${i}`;
+      entities.set(ref, named(`c${i}`));
+      return ref;
+    });
+    for (const ref of refs) await access.read(ref, alice);
+    expect(calls.catalog).toBe(250);
+
+    entities.set(refs[0], {
+      ...named('c0'),
+      metadata: { ...named('c0').metadata, annotations: { edited: 'yes' } },
+    });
+    advance(10_000);
+    await access.read(refs[1], alice);
+    await settle();
+    expect(calls.batches).toEqual([100, 100, 50]);
+    await expect(access.read(refs[0], alice)).resolves.toMatchObject({
+      entity: { metadata: { annotations: { edited: 'yes' } } },
+    });
+
+    // Refreshed a second ago: nothing is due yet.
+    advance(1_000);
+    await access.read(refs[2], alice);
+    await settle();
+    expect(calls).toMatchObject({ catalog: 250, batches: [100, 100, 50] });
+  });
+
+  it('stops refreshing an entity not read for a minute; read again past twice the TTL, it is loaded first', async () => {
+    const { access, calls, entities, advance } = setup();
+    const other = 'component:default/other';
+    entities.set(other, named('other'));
+    await access.read(REF, alice);
+    await access.read(other, alice);
+    for (let second = 10; second <= 70; second += 10) {
+      advance(10_000);
+      await access.read(REF, alice);
+      await settle();
+    }
+    // Both while `other` was read within the minute, then `orders` alone.
+    expect(calls.batches).toEqual([2, 2, 2, 2, 2, 2, 1]);
+    expect(calls.catalog).toBe(2);
+
+    advance(11_000);
+    await expect(access.read(other, alice)).resolves.toMatchObject({
+      entity: { metadata: { name: 'other' } },
+    });
+    expect(calls.catalog).toBe(3);
+  });
+
+  it("serves an entity while a refresh fails; past twice the TTL, the read reports the catalog's error", async () => {
+    const { access, calls, state, advance } = setup();
+    await access.read(REF, alice);
+    state.catalogDown = true;
+    advance(10_000);
+    await expect(access.read(REF, alice)).resolves.toMatchObject({
+      result: 'allowed',
+    });
+    await settle();
+    expect(calls.batches).toEqual([1]);
+    advance(10_001);
+    await expect(access.read(REF, alice)).rejects.toThrow(
+      'catalog unavailable',
+    );
   });
 
   it('answers not-found for a caller denied entity reads, and for an entity not in the catalog', async () => {
@@ -131,9 +222,9 @@ describe('StatusReadAccess', () => {
     await expect(
       access.read(REF, mockCredentials.none()),
     ).resolves.toBeUndefined();
-    const off = setup(0);
+    const off = setup({ ttlMs: 0 });
     await expect(off.access.read(REF, alice)).resolves.toBeUndefined();
-    expect(off.calls).toEqual({ permission: 0, catalog: 0 });
+    expect(off.calls).toEqual({ permission: 0, catalog: 0, batches: [] });
   });
 
   it('keeps each caller apart, a plugin acting for a user apart from the user, and at most maxEntries callers', async () => {

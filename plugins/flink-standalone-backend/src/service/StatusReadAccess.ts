@@ -20,7 +20,7 @@ export interface StatusReadAccessOptions {
   catalog: CatalogService;
   permissions: PermissionsService;
   auth: AuthService;
-  /** How long a decision or an entity is reused as is (0: never); see ReusedAnswers. */
+  /** How long a decision or an entity is reused as is (0: never); see ReusedAnswers, ReadEntities. */
   ttlMs: number;
   /** Entries kept per cache at most; the oldest go first (default 10,000). */
   maxEntries?: number;
@@ -87,6 +87,123 @@ class ReusedAnswers<T> {
   }
 }
 
+/** Entities read within this long are kept fresh (the catalog's own processing takes minutes). */
+const KEEP_FRESH_WHILE_READ_MS = 60_000;
+/** How often due entities are refreshed, and at most how many per catalog request. */
+const REFRESH_ROUND_MS = 1_000;
+const ENTITIES_PER_REFRESH_REQUEST = 100;
+
+interface ReadEntity {
+  entity: Entity | undefined;
+  loadedAt: number;
+  readAt: number;
+}
+
+/**
+ * Entities as status reads need them, from the catalog with the plugin's own credentials. An
+ * entity read within the last minute is refreshed once it is `ttlMs` old, in the background and
+ * in batches (one `getEntitiesByRefs` request per 100 entities, a round at most every second,
+ * started by a read): so a polled read never waits for the catalog, and the catalog sees a few
+ * requests per second whatever the number of readers. An entity read after a pause is served
+ * while up to twice `ttlMs` old (and refreshed); older, or never read, it is loaded first.
+ */
+class ReadEntities {
+  private readonly entries = new Map<string, ReadEntity>();
+  private readonly loading = new Map<string, Promise<Entity | undefined>>();
+  private lastRoundAt = -Infinity;
+  private refreshing = false;
+
+  constructor(
+    private readonly options: Pick<
+      StatusReadAccessOptions,
+      'catalog' | 'auth'
+    > & {
+      ttlMs: number;
+      maxEntries: number;
+      now: () => number;
+    },
+  ) {}
+
+  async get(ref: string): Promise<Entity | undefined> {
+    const now = this.options.now();
+    const cached = this.entries.get(ref);
+    const entity =
+      cached && now - cached.loadedAt <= 2 * this.options.ttlMs
+        ? cached.entity
+        : await this.load(ref);
+    const entry = this.entries.get(ref);
+    if (entry) entry.readAt = Math.max(entry.readAt, now);
+    this.refreshDue(now);
+    return entity;
+  }
+
+  /** One load per entity at a time. */
+  private load(ref: string): Promise<Entity | undefined> {
+    let pending = this.loading.get(ref);
+    if (!pending) {
+      pending = this.credentials()
+        .then(credentials =>
+          this.options.catalog.getEntityByRef(ref, { credentials }),
+        )
+        .then(entity => {
+          this.store(ref, entity);
+          return entity;
+        })
+        .finally(() => this.loading.delete(ref));
+      this.loading.set(ref, pending);
+    }
+    return pending;
+  }
+
+  private store(ref: string, entity: Entity | undefined): void {
+    const readAt = this.entries.get(ref)?.readAt ?? 0;
+    this.entries.delete(ref);
+    this.entries.set(ref, { entity, loadedAt: this.options.now(), readAt });
+    if (this.entries.size > this.options.maxEntries)
+      this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** Starts a refresh round if none runs and the last began a round interval ago. */
+  private refreshDue(now: number): void {
+    if (this.refreshing || now - this.lastRoundAt < REFRESH_ROUND_MS) return;
+    this.lastRoundAt = now;
+    const due = [...this.entries]
+      .filter(
+        ([ref, { loadedAt, readAt }]) =>
+          now - loadedAt >= this.options.ttlMs &&
+          now - readAt <= KEEP_FRESH_WHILE_READ_MS &&
+          !this.loading.has(ref),
+      )
+      .map(([ref]) => ref);
+    if (due.length === 0) return;
+    this.refreshing = true;
+    void this.refresh(due).finally(() => (this.refreshing = false));
+  }
+
+  /**
+   * A failed request leaves its entities to age: past twice `ttlMs` a read loads one itself and
+   * reports the catalog's error.
+   */
+  private async refresh(refs: string[]): Promise<void> {
+    for (let i = 0; i < refs.length; i += ENTITIES_PER_REFRESH_REQUEST) {
+      const batch = refs.slice(i, i + ENTITIES_PER_REFRESH_REQUEST);
+      try {
+        const { items } = await this.options.catalog.getEntitiesByRefs(
+          { entityRefs: batch },
+          { credentials: await this.credentials() },
+        );
+        batch.forEach((ref, j) => this.store(ref, items[j]));
+      } catch {
+        return;
+      }
+    }
+  }
+
+  private credentials() {
+    return this.options.auth.getOwnServiceCredentials();
+  }
+}
+
 /**
  * Status reads without a catalog or permission call per request, where that changes no
  * answer. Entity pages poll statuses, so per request the catalog read and the permission check
@@ -97,8 +214,9 @@ class ReusedAnswers<T> {
  *   without a resource, are reused (see ReusedAnswers) when both are definitive (ALLOW or DENY): a
  *   policy sees no resource, so a definitive decision holds for every entity. A CONDITIONAL
  *   decision depends on the entity: such callers take the per-request path (`undefined`).
- * - Entities are read with the plugin's own credentials and reused the same way; the caller's
- *   own catalog read decision (above) then stands for the catalog's filtering.
+ * - Entities are read with the plugin's own credentials and kept fresh while read (see
+ *   ReadEntities); the caller's own catalog read decision (above) then stands for the catalog's
+ *   filtering.
  *
  * So a policy change, a new owner or an edited annotation shows within `ttlMs` (up to twice that
  * for a caller or entity not read in between), as with the API server's webhook authorizer,
@@ -109,13 +227,19 @@ export class StatusReadAccess {
     entityRead: AuthorizeResult;
     statusRead: AuthorizeResult;
   }>;
-  private readonly entities: ReusedAnswers<Entity | undefined>;
+  private readonly entities: ReadEntities;
 
   constructor(private readonly options: StatusReadAccessOptions) {
     const now = options.now ?? Date.now;
     const max = options.maxEntries ?? 10_000;
     this.decisions = new ReusedAnswers(options.ttlMs, max, now);
-    this.entities = new ReusedAnswers(options.ttlMs, max, now);
+    this.entities = new ReadEntities({
+      catalog: options.catalog,
+      auth: options.auth,
+      ttlMs: options.ttlMs,
+      maxEntries: max,
+      now,
+    });
   }
 
   async read(
@@ -144,11 +268,7 @@ export class StatusReadAccess {
       statusRead === AuthorizeResult.CONDITIONAL
     )
       return undefined;
-    const entity = await this.entities.get(entityRef, async () =>
-      this.options.catalog.getEntityByRef(entityRef, {
-        credentials: await this.options.auth.getOwnServiceCredentials(),
-      }),
-    );
+    const entity = await this.entities.get(entityRef);
     if (!entity) return { result: 'not-found' };
     return statusRead === AuthorizeResult.ALLOW
       ? { result: 'allowed', entity }
