@@ -32,6 +32,7 @@ import {
   component,
   expectNoCredentials,
   flinkAnnotations,
+  onPluginRequest,
   startFlinkBackend,
 } from './__testUtils__/flinkTestBackend';
 
@@ -273,6 +274,61 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
     const owner = await secondRead(OWNER, 200);
     expect(owner).toContain('catalog');
     expect(owner).toContain('permission');
+  });
+
+  it("keeps a polled entity fresh through the real catalog's by-refs route, with the plugin's own credentials, while reads go on without waiting", async () => {
+    backend = await startFlinkBackend({
+      plane: plane(),
+      entities: entities(),
+      config: url => {
+        const config = clusterConfig(url);
+        return {
+          ...config,
+          flinkStandalone: {
+            ...config.flinkStandalone,
+            statusReadCache: { ttlSeconds: 1 },
+          },
+        };
+      },
+    });
+    const { server } = backend;
+    /** The catalog requests the backend answered: path and status. */
+    const catalogAnswers: { path: string; status: number }[] = [];
+    onPluginRequest(server, (plugin, response) => {
+      if (plugin !== 'catalog') return;
+      response.on('finish', () =>
+        catalogAnswers.push({
+          path: response.req.url!.split('?')[0],
+          status: response.statusCode,
+        }),
+      );
+    });
+    const read = async () =>
+      (
+        await request(server)
+          .get(`${entityPath('orders-analytics')}/status`)
+          .set('Authorization', as(READER))
+      ).status;
+    expect(await read()).toBe(200);
+    const loaded = catalogAnswers.length;
+    // The time-to-live itself is the condition here.
+    await new Promise(resolve => setTimeout(resolve, 1_100));
+    expect(await read()).toBe(200);
+    const refreshed = await waitFor(
+      'the entity refreshed by the catalog',
+      async () =>
+        catalogAnswers.find(a => a.path.endsWith('/entities/by-refs')),
+      { timeoutMs: 10_000 },
+    );
+    expect(refreshed.status).toBe(200);
+    // The refresh's answer is what the next read serves: a denied or empty one would be a 404.
+    expect(await read()).toBe(200);
+    // Nothing after the first load was a single entity read that the reads waited for.
+    expect(
+      catalogAnswers
+        .slice(loaded)
+        .map(a => a.path.replace(/\/by-name\/.*/, '/by-name')),
+    ).not.toContain('/api/catalog/entities/by-name');
   });
 
   it('answers 400 on bad input, naming the field and rule', async () => {

@@ -151,13 +151,14 @@ export class FlinkStandaloneService {
   }
 
   /**
-   * The `EntityFlinkStatusResponse`, as UTF-8 JSON: the observer serializes a status once per
-   * change, and this only wraps it (status requests are the polled ones).
+   * The `EntityFlinkStatusResponse`, as UTF-8 JSON in chunks to be written in order: the
+   * observer serializes a status once per change, and this only wraps it (status requests are
+   * the polled ones).
    */
   async getStatusJson(
     ref: EntityRefParts,
     credentials: BackstageCredentials,
-  ): Promise<Buffer> {
+  ): Promise<Buffer[]> {
     const { entity, location, cluster } = await this.readableEntity(
       ref,
       credentials,
@@ -176,11 +177,11 @@ export class FlinkStandaloneService {
         entity.metadata.annotations?.[ANNOTATION_FLINK_UI_URL],
       ),
     };
-    return Buffer.concat([
+    return [
       Buffer.from(`${JSON.stringify(around).slice(0, -1)},"status":`),
-      status,
+      ...status,
       CLOSING_BRACE,
-    ]);
+    ];
   }
 
   async scale(

@@ -83,13 +83,20 @@ export function createRouter({
 
   router.get('/entities/:namespace/:kind/:name/status', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
-    const body = await service.getStatusJson(
+    const chunks = await service.getStatusJson(
       ref,
       await httpAuth.credentials(req),
     );
-    // Sent as is: no ETag, since every answer says when it was observed.
+    // Sent as is: no ETag, since every answer says when it was observed; the chunks are written
+    // as they come (the status's bulk is the observer's memo), not copied into one body.
     res.status(200).set('Content-Type', 'application/json; charset=utf-8');
-    res.set('Content-Length', String(body.length)).end(body);
+    res.set(
+      'Content-Length',
+      String(chunks.reduce((length, chunk) => length + chunk.length, 0)),
+    );
+    res.cork();
+    for (const chunk of chunks) res.write(chunk);
+    res.end();
   });
 
   router.post('/entities/:namespace/:kind/:name/scale', async (req, res) => {

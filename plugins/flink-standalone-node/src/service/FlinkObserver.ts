@@ -108,10 +108,11 @@ export class FlinkObserver {
   }
 
   /**
-   * The same status as UTF-8 JSON. Serialized and encoded once per change of the cluster, not
-   * once per request: entity pages poll far more often than clusters change.
+   * The same status as UTF-8 JSON, in chunks to be written in order: this read's times, then the
+   * rest, serialized and encoded once per change of the cluster, not once per request (entity
+   * pages poll far more often than clusters change), and not copied per request either.
    */
-  async getStatusJson(ref: ObservedClusterRef): Promise<Buffer> {
+  async getStatusJson(ref: ObservedClusterRef): Promise<Buffer[]> {
     const { memo, observedAt, lastSyncedAt } = await this.current(ref);
     memo.json ??= Buffer.from(
       JSON.stringify({
@@ -121,7 +122,7 @@ export class FlinkObserver {
       }).slice(1),
     );
     const times = JSON.stringify({ observedAt, lastSyncedAt });
-    return Buffer.concat([Buffer.from(`${times.slice(0, -1)},`), memo.json]);
+    return [Buffer.from(`${times.slice(0, -1)},`), memo.json];
   }
 
   /** The memoized status, computed anew when something it depends on changed. */
