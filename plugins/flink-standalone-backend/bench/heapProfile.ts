@@ -51,6 +51,18 @@ export function bytesByOwner(profile: SamplingHeapProfile): [string, number][] {
   return [...bytes].sort((a, b) => b[1] - a[1]);
 }
 
+/** The `count` largest owners, as `owner <size>`, e.g. "express 2.64, knex 0.75". */
+export function largestOwners(
+  owners: [string, number][],
+  count: number,
+  size: (bytes: number) => string,
+): string {
+  return owners
+    .slice(0, count)
+    .map(([owner, bytes]) => `${owner} ${size(bytes)}`)
+    .join(', ');
+}
+
 /**
  * Starts sampling this thread's allocations; `take()` returns what is alive of them now, or,
  * with `allocated`, everything allocated since the start, collected or not (the allocation rate

@@ -76,7 +76,7 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
-import { bytesByOwner, startHeapSampling } from './heapProfile';
+import { bytesByOwner, largestOwners, startHeapSampling } from './heapProfile';
 import {
   BACKEND_MAIN_THREAD,
   coresUsed,
@@ -440,14 +440,11 @@ async function main() {
           profile,
         );
         console.log(
-          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${bytesByOwner(
-            profile,
-          )
-            .slice(0, 10)
-            .map(
-              ([owner, bytes]) => `${owner} ${(bytes / 2 ** 20).toFixed(0)} MB`,
-            )
-            .join(', ')}; ${file}`,
+          `[bench] heap alive at the start of "${label}" (${heapUsedMb.toFixed(0)} MB used), by allocating package (sampled): ${largestOwners(
+            bytesByOwner(profile),
+            10,
+            bytes => `${(bytes / 2 ** 20).toFixed(0)} MB`,
+          )}; ${file}`,
         );
       }
       const allocations = ALLOCATION_PROFILE_DIR
@@ -547,13 +544,11 @@ async function main() {
         const owners = bytesByOwner(profile);
         const total = owners.reduce((sum, [, bytes]) => sum + bytes, 0);
         console.log(
-          `[bench]   allocated by the backend's main thread: ${(total / 2 ** 20 / seconds).toFixed(1)} MB/s; by package (sampled): ${owners
-            .slice(0, 12)
-            .map(
-              ([owner, bytes]) =>
-                `${owner} ${(bytes / 2 ** 20 / seconds).toFixed(2)}`,
-            )
-            .join(', ')}; ${file}`,
+          `[bench]   allocated by the backend's main thread: ${(total / 2 ** 20 / seconds).toFixed(1)} MB/s; by package (sampled): ${largestOwners(
+            owners,
+            12,
+            bytes => (bytes / 2 ** 20 / seconds).toFixed(2),
+          )}; ${file}`,
         );
       }
       const apiAfter = await apiProxy!.counts();

@@ -40,6 +40,32 @@ interface Loaded<T> {
   loadedAt: number;
 }
 
+/** One load per key at a time: a caller asking while one runs shares it. */
+function loadOnce<T>(
+  loading: Map<string, Promise<T>>,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  let pending = loading.get(key);
+  if (!pending) {
+    pending = load().finally(() => loading.delete(key));
+    loading.set(key, pending);
+  }
+  return pending;
+}
+
+/** Keeps `entry` as the newest under `key`; past `maxEntries` the oldest goes. */
+function remember<E>(
+  entries: Map<string, E>,
+  key: string,
+  entry: E,
+  maxEntries: number,
+): void {
+  entries.delete(key);
+  entries.set(key, entry);
+  if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+}
+
 /**
  * Answers reused for `ttlMs`; then, up to twice that age, still served while a new one loads in
  * the background (a polled read never waits for the catalog or the permission backend once it
@@ -68,22 +94,17 @@ class ReusedAnswers<T> {
     return this.load(key, load);
   }
 
-  /** One load per key at a time. */
   private load(key: string, load: () => Promise<T>): Promise<T> {
-    let pending = this.loading.get(key);
-    if (!pending) {
-      pending = load()
-        .then(value => {
-          this.entries.delete(key);
-          this.entries.set(key, { value, loadedAt: this.now() });
-          if (this.entries.size > this.maxEntries)
-            this.entries.delete(this.entries.keys().next().value!);
-          return value;
-        })
-        .finally(() => this.loading.delete(key));
-      this.loading.set(key, pending);
-    }
-    return pending;
+    return loadOnce(this.loading, key, async () => {
+      const value = await load();
+      remember(
+        this.entries,
+        key,
+        { value, loadedAt: this.now() },
+        this.maxEntries,
+      );
+      return value;
+    });
   }
 }
 
@@ -137,30 +158,24 @@ class ReadEntities {
     return entity;
   }
 
-  /** One load per entity at a time. */
   private load(ref: string): Promise<Entity | undefined> {
-    let pending = this.loading.get(ref);
-    if (!pending) {
-      pending = this.credentials()
-        .then(credentials =>
-          this.options.catalog.getEntityByRef(ref, { credentials }),
-        )
-        .then(entity => {
-          this.store(ref, entity);
-          return entity;
-        })
-        .finally(() => this.loading.delete(ref));
-      this.loading.set(ref, pending);
-    }
-    return pending;
+    return loadOnce(this.loading, ref, async () => {
+      const entity = await this.options.catalog.getEntityByRef(ref, {
+        credentials: await this.credentials(),
+      });
+      this.store(ref, entity);
+      return entity;
+    });
   }
 
   private store(ref: string, entity: Entity | undefined): void {
     const readAt = this.entries.get(ref)?.readAt ?? 0;
-    this.entries.delete(ref);
-    this.entries.set(ref, { entity, loadedAt: this.options.now(), readAt });
-    if (this.entries.size > this.options.maxEntries)
-      this.entries.delete(this.entries.keys().next().value!);
+    remember(
+      this.entries,
+      ref,
+      { entity, loadedAt: this.options.now(), readAt },
+      this.options.maxEntries,
+    );
   }
 
   /** Starts a refresh round if none runs and the last began a round interval ago. */
