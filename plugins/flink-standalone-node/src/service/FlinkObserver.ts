@@ -23,16 +23,19 @@ export interface FlinkObserverOptions {
   now?: () => Date;
 }
 
-/** A computed status, and what it was computed from. */
+/**
+ * A computed status, as what it was computed from and its UTF-8 JSON without its times and
+ * opening brace. The status's objects are not kept: a memo lives for seconds, past young GCs,
+ * and each would copy its objects and then promote them (a status is tens of KB of small
+ * objects); a Buffer's bytes live outside the JavaScript heap and are never copied.
+ */
 interface Memo {
   sources: SnapshotSources;
   version: string;
   restFetchedAt?: string;
   second: number;
   timeSensitive: boolean;
-  status: FlinkClusterStatus;
-  /** The status as UTF-8 JSON without its times and opening brace, once asked for. */
-  json?: Buffer;
+  json: Buffer;
 }
 
 /**
@@ -103,8 +106,9 @@ export class FlinkObserver {
    * cluster's allowed list is refused before anything else.
    */
   async getStatus(ref: ObservedClusterRef): Promise<FlinkClusterStatus> {
-    const { memo, observedAt, lastSyncedAt } = await this.current(ref);
-    return { ...memo.status, observedAt, lastSyncedAt };
+    // The JSON the route serves, parsed: one answer, and the rare callers (apply, remedies) pay.
+    const chunks = await this.getStatusJson(ref);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   }
 
   /**
@@ -114,13 +118,6 @@ export class FlinkObserver {
    */
   async getStatusJson(ref: ObservedClusterRef): Promise<Buffer[]> {
     const { memo, observedAt, lastSyncedAt } = await this.current(ref);
-    memo.json ??= Buffer.from(
-      JSON.stringify({
-        ...memo.status,
-        observedAt: undefined,
-        lastSyncedAt: undefined,
-      }).slice(1),
-    );
     const times = JSON.stringify({ observedAt, lastSyncedAt });
     return [Buffer.from(`${times.slice(0, -1)},`), memo.json];
   }
@@ -174,7 +171,13 @@ export class FlinkObserver {
       timeSensitive: status.pods.some(
         p => p.deletionTimestamp !== undefined || !p.ready,
       ),
-      status,
+      json: Buffer.from(
+        JSON.stringify({
+          ...status,
+          observedAt: undefined,
+          lastSyncedAt: undefined,
+        }).slice(1),
+      ),
     };
     this.computed.set(clusterKey, memo);
     return { memo, ...times };
