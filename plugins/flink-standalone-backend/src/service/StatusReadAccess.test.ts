@@ -146,6 +146,37 @@ describe('StatusReadAccess', () => {
     expect(calls).toMatchObject({ catalog: 250, batches: [100, 100, 50] });
   });
 
+  it('keeps the entity object it holds while the catalog answers the same etag, and takes the new one when it changes', async () => {
+    const { access, entities, advance } = setup();
+    const versioned = (etag: string, owner: string): Entity => ({
+      ...entity,
+      metadata: { ...entity.metadata, uid: 'uid-orders', etag },
+      spec: { owner },
+    });
+    // The catalog answers a new copy every time, as the real one does.
+    const held = entities.get.bind(entities);
+    entities.get = ref => structuredClone(held(ref));
+    entities.set(REF, versioned('e1', 'team-a'));
+    const first = await access.read(REF, alice);
+
+    advance(10_000);
+    await access.read(REF, alice);
+    await settle();
+    const refreshed = await access.read(REF, alice);
+    expect(refreshed).toMatchObject({ result: 'allowed' });
+    expect(refreshed && 'entity' in refreshed && refreshed.entity).toBe(
+      first && 'entity' in first && first.entity,
+    );
+
+    entities.set(REF, versioned('e2', 'team-b'));
+    advance(10_000);
+    await access.read(REF, alice);
+    await settle();
+    await expect(access.read(REF, alice)).resolves.toMatchObject({
+      entity: { metadata: { etag: 'e2' }, spec: { owner: 'team-b' } },
+    });
+  });
+
   it('stops refreshing an entity not read for a minute; read again past twice the TTL, it is loaded first', async () => {
     const { access, calls, entities, advance } = setup();
     const other = 'component:default/other';

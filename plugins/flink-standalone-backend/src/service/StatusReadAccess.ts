@@ -169,11 +169,17 @@ class ReadEntities {
   }
 
   private store(ref: string, entity: Entity | undefined): void {
-    const readAt = this.entries.get(ref)?.readAt ?? 0;
+    const held = this.entries.get(ref);
     remember(
       this.entries,
       ref,
-      { entity, loadedAt: this.options.now(), readAt },
+      {
+        // Unchanged, the object already held stays: the refreshed copy dies young instead of
+        // outliving young GCs to be promoted (every entity read is refreshed every few seconds).
+        entity: sameVersion(held?.entity, entity) ? held!.entity : entity,
+        loadedAt: this.options.now(),
+        readAt: held?.readAt ?? 0,
+      },
       this.options.maxEntries,
     );
   }
@@ -217,6 +223,15 @@ class ReadEntities {
   private credentials() {
     return this.options.auth.getOwnServiceCredentials();
   }
+}
+
+/** The catalog gives an entity a new etag whenever it changes. */
+function sameVersion(held: Entity | undefined, loaded: Entity | undefined) {
+  return (
+    held?.metadata.etag !== undefined &&
+    held.metadata.uid === loaded?.metadata.uid &&
+    held.metadata.etag === loaded?.metadata.etag
+  );
 }
 
 /**
