@@ -10,6 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import http from 'node:http';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { KubeClient } from '@flink-standalone/testenv';
 
 export interface RouteRequest {
@@ -53,6 +54,22 @@ export interface LatencySummary {
   perSecond: number;
 }
 
+/**
+ * The load generator's own delays while it measured: its event loop and its GC pauses are in
+ * every latency it reports, so they are reported with them.
+ */
+export interface InstrumentDelays {
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+  gcCount: number;
+  gcTotalMs: number;
+  gcMaxMs: number;
+}
+
+export interface PollResult extends LatencySummary {
+  instrument: InstrumentDelays;
+}
+
 export interface ChurnResult {
   changes: number;
   /** Changes that did not show in the status within 30 s. */
@@ -83,12 +100,18 @@ export function summarize(
   };
 }
 
+/**
+ * One request, timed to its last byte. The body is kept only when `keepBody` says so or the
+ * answer is an error: 100 pages' status answers would otherwise be garbage for the load
+ * generator's own GC, whose pauses would show as the route's latency.
+ */
 function send(
   agent: http.Agent,
   url: string,
   authorization: string,
   request: RouteRequest,
   name: string,
+  keepBody: boolean,
 ): Promise<{ status: number; body: string; ms: number }> {
   const started = process.hrtime.bigint();
   const body = request.body?.replace('{name}', name);
@@ -105,7 +128,10 @@ function send(
       },
       res => {
         const chunks: Buffer[] = [];
-        res.on('data', chunk => chunks.push(chunk));
+        const keep = keepBody || res.statusCode !== 200;
+        res.on('data', chunk => {
+          if (keep) chunks.push(chunk);
+        });
         res.on('end', () =>
           resolve({
             status: res.statusCode ?? 0,
@@ -122,8 +148,35 @@ function send(
   });
 }
 
-async function poll(task: PollTask): Promise<LatencySummary> {
+/** Watches this thread's event loop and GC until `stop`. */
+function watchInstrument(): { stop(): InstrumentDelays } {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const gc = { gcCount: 0, gcTotalMs: 0, gcMaxMs: 0 };
+  const observer = new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) {
+      gc.gcCount += 1;
+      gc.gcTotalMs += entry.duration;
+      gc.gcMaxMs = Math.max(gc.gcMaxMs, entry.duration);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      loop.disable();
+      observer.disconnect();
+      return {
+        eventLoopP99Ms: loop.percentile(99) / 1e6,
+        eventLoopMaxMs: loop.max / 1e6,
+        ...gc,
+      };
+    },
+  };
+}
+
+async function poll(task: PollTask): Promise<PollResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: task.clients });
+  const instrument = watchInstrument();
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -142,6 +195,7 @@ async function poll(task: PollTask): Promise<LatencySummary> {
           task.authorization,
           task.request,
           name,
+          false,
         );
         if (answer.status === 200) latencies.push(answer.ms);
         else {
@@ -153,7 +207,10 @@ async function poll(task: PollTask): Promise<LatencySummary> {
     }),
   );
   agent.destroy();
-  return summarize(latencies, errors, task.seconds, firstError);
+  return {
+    ...summarize(latencies, errors, task.seconds, firstError),
+    instrument: instrument.stop(),
+  };
 }
 
 /** The pod as our status shows it: absent, or with what tells an old pod from its successor. */
@@ -188,6 +245,7 @@ async function untilShown(
       task.authorization,
       request,
       name,
+      true,
     );
     if (answer.status === 200) {
       const shown = podInStatus(answer.body, pod);

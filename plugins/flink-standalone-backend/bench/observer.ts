@@ -88,6 +88,7 @@ import type {
   ChurnResult,
   ChurnTask,
   LatencySummary,
+  PollResult,
   PollTask,
   RouteRequest,
 } from './clientsWorker';
@@ -176,7 +177,7 @@ async function startApiProxy(plane: { server: string; admin: { ca: string } }) {
 
 interface PhaseResult {
   label: string;
-  load: LatencySummary;
+  load: PollResult;
   churn: ChurnResult;
   /** API server requests per second by kind, the backend's only (the churn's are not counted). */
   apiPerSecond: ApiCounts;
@@ -484,7 +485,7 @@ async function main() {
         await profiler.post('Profiler.start');
       }
       const running = [
-        runWorker<LatencySummary>('clientsWorker.ts', {
+        runWorker<PollResult>('clientsWorker.ts', {
           task: 'poll',
           url,
           authorization: as,
@@ -591,6 +592,10 @@ async function main() {
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
           ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
       );
+      const { instrument } = load;
+      console.log(
+        `[bench]   the clients' own thread: event loop p99=${instrument.eventLoopP99Ms.toFixed(1)}ms max=${instrument.eventLoopMaxMs.toFixed(1)}ms; GC ${instrument.gcCount}x ${instrument.gcTotalMs.toFixed(0)} ms (max ${instrument.gcMaxMs.toFixed(1)})`,
+      );
       console.log(
         `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${Object.entries(
           gcByKind,
@@ -686,6 +691,7 @@ async function main() {
         2,
       )}; peer: ${spread(all(r => r.peerPolling.atServer.p99))}`,
       `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.gcMaxMs))}`,
+      `the clients' own event loop delay while ours polled (ms), p99: ${spread(all(r => r.oursPolling.load.instrument.eventLoopP99Ms))}; max: ${spread(all(r => r.oursPolling.load.instrument.eventLoopMaxMs))}`,
       `cores busy while ours polled: ${spread(
         all(r => r.oursPolling.cpu.machineBusy),
         2,
