@@ -64,22 +64,30 @@ export function largestOwners(
 }
 
 /**
- * Starts sampling this thread's allocations; `take()` returns what is alive of them now, or,
- * with `allocated`, everything allocated since the start, collected or not (the allocation rate
- * by code, which is what drives the garbage collector).
+ * What a sampling profile keeps: what is `alive` when taken; everything `allocated` since the
+ * start, collected or not (the allocation rate by code, which makes the young GCs run); or what
+ * `survived` a young GC (alive, or collected only by a full GC: what young GCs copy and promote,
+ * their cost). For `survived`, a young GC runs before the profile is taken (the benchmark starts
+ * node with `--expose-gc`), so objects too young to have met one are not counted.
  */
-export async function startHeapSampling({ allocated = false } = {}) {
+export type HeapSampling = 'alive' | 'allocated' | 'survived';
+
+/** Starts sampling this thread's allocations; `take()` returns the profile so far. */
+export async function startHeapSampling(keep: HeapSampling = 'alive') {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 64 * 1024,
-    includeObjectsCollectedByMajorGC: allocated,
-    includeObjectsCollectedByMinorGC: allocated,
+    includeObjectsCollectedByMajorGC: keep !== 'alive',
+    includeObjectsCollectedByMinorGC: keep === 'allocated',
   });
   return {
-    take: async (): Promise<SamplingHeapProfile> =>
-      (await session.post('HeapProfiler.getSamplingProfile')).profile,
+    take: async (): Promise<SamplingHeapProfile> => {
+      if (keep === 'survived')
+        global.gc?.({ type: 'minor', execution: 'sync' });
+      return (await session.post('HeapProfiler.getSamplingProfile')).profile;
+    },
     stop: async () => {
       await session.post('HeapProfiler.stopSampling');
       session.disconnect();

@@ -32,7 +32,8 @@
  * the start (V8's sampling heap profiler) and, at each phase, writes what is still alive and
  * prints it by package. BENCH_ALLOCATION_PROFILE_DIR samples, per phase, everything the backend's
  * main thread allocates, collected or not, and prints it by package per second: what makes the
- * garbage collector run.
+ * garbage collector run. BENCH_ALLOCATION_PROFILE=survived samples instead only what survived a
+ * young GC: what the young GCs copy and promote, which is what their pauses cost.
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
@@ -76,7 +77,12 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
-import { bytesByOwner, largestOwners, startHeapSampling } from './heapProfile';
+import {
+  HeapSampling,
+  bytesByOwner,
+  largestOwners,
+  startHeapSampling,
+} from './heapProfile';
 import {
   BACKEND_MAIN_THREAD,
   coresUsed,
@@ -120,6 +126,10 @@ const CATALOG_PROCESSING_INTERVAL_S =
 /** Diagnostics: what holds the heap at each phase, by the code that allocated it. */
 const HEAP_PROFILE_DIR = process.env.BENCH_HEAP_PROFILE_DIR;
 const ALLOCATION_PROFILE_DIR = process.env.BENCH_ALLOCATION_PROFILE_DIR;
+const ALLOCATION_PROFILE: HeapSampling =
+  process.env.BENCH_ALLOCATION_PROFILE === 'survived'
+    ? 'survived'
+    : 'allocated';
 
 const OURS: RouteRequest = {
   method: 'GET',
@@ -449,7 +459,7 @@ async function main() {
         );
       }
       const allocations = ALLOCATION_PROFILE_DIR
-        ? await startHeapSampling({ allocated: true })
+        ? await startHeapSampling(ALLOCATION_PROFILE)
         : undefined;
       const apiBefore = await apiProxy!.counts();
       const callsBefore = { ...calls };
@@ -539,13 +549,13 @@ async function main() {
         const file = writeProfile(
           ALLOCATION_PROFILE_DIR!,
           label,
-          'allocations.heapprofile',
+          `${ALLOCATION_PROFILE}.heapprofile`,
           profile,
         );
         const owners = bytesByOwner(profile);
         const total = owners.reduce((sum, [, bytes]) => sum + bytes, 0);
         console.log(
-          `[bench]   allocated by the backend's main thread: ${(total / 2 ** 20 / seconds).toFixed(1)} MB/s; by package (sampled): ${largestOwners(
+          `[bench]   ${ALLOCATION_PROFILE === 'survived' ? 'survived a young GC' : 'allocated'}, by the backend's main thread: ${(total / 2 ** 20 / seconds).toFixed(1)} MB/s; by package (sampled): ${largestOwners(
             owners,
             12,
             bytes => (bytes / 2 ** 20 / seconds).toFixed(2),
