@@ -10,8 +10,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import http from 'node:http';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { KubeClient } from '@flink-standalone/testenv';
+import { ThreadDelays, watchThreadDelays } from './threadDelays';
 
 export interface RouteRequest {
   method: 'GET' | 'POST';
@@ -54,20 +54,9 @@ export interface LatencySummary {
   perSecond: number;
 }
 
-/**
- * The load generator's own delays while it measured: its event loop and its GC pauses are in
- * every latency it reports, so they are reported with them.
- */
-export interface InstrumentDelays {
-  eventLoopP99Ms: number;
-  eventLoopMaxMs: number;
-  gcCount: number;
-  gcTotalMs: number;
-  gcMaxMs: number;
-}
-
 export interface PollResult extends LatencySummary {
-  instrument: InstrumentDelays;
+  /** The load generator's own delays while it measured: they are in every latency above. */
+  instrument: ThreadDelays;
 }
 
 export interface ChurnResult {
@@ -148,35 +137,9 @@ function send(
   });
 }
 
-/** Watches this thread's event loop and GC until `stop`. */
-function watchInstrument(): { stop(): InstrumentDelays } {
-  const loop = monitorEventLoopDelay({ resolution: 1 });
-  loop.enable();
-  const gc = { gcCount: 0, gcTotalMs: 0, gcMaxMs: 0 };
-  const observer = new PerformanceObserver(list => {
-    for (const entry of list.getEntries()) {
-      gc.gcCount += 1;
-      gc.gcTotalMs += entry.duration;
-      gc.gcMaxMs = Math.max(gc.gcMaxMs, entry.duration);
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return {
-    stop() {
-      loop.disable();
-      observer.disconnect();
-      return {
-        eventLoopP99Ms: loop.percentile(99) / 1e6,
-        eventLoopMaxMs: loop.max / 1e6,
-        ...gc,
-      };
-    },
-  };
-}
-
 async function poll(task: PollTask): Promise<PollResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: task.clients });
-  const instrument = watchInstrument();
+  const instrument = watchThreadDelays();
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;

@@ -39,13 +39,6 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
-import {
-  NodeGCPerformanceDetail,
-  PerformanceEntry,
-  PerformanceObserver,
-  constants as perf,
-  monitorEventLoopDelay,
-} from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { RootLoggerService } from '@backstage/backend-plugin-api';
 import {
@@ -77,6 +70,7 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
+import { describeGc, watchThreadDelays } from './threadDelays';
 import {
   HeapSampling,
   bytesByOwner,
@@ -215,19 +209,6 @@ function writeProfile(
   );
   writeFileSync(file, JSON.stringify(profile));
   return file;
-}
-
-/** Node's names for the kinds of GC it reports, in V8's words. */
-const GC_KINDS: Record<number, string> = {
-  [perf.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
-  [perf.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
-  [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
-  [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
-};
-interface GcTally {
-  count: number;
-  totalMs: number;
-  maxMs: number;
 }
 
 const median = (values: number[]) => {
@@ -468,25 +449,7 @@ async function main() {
       );
       const started = Date.now();
       const cpuBefore = sampleCpu(plane.processes());
-      const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-      loopDelay.enable();
-      let gcMaxMs = 0;
-      const gcByKind: Record<string, GcTally> = {};
-      const gc = new PerformanceObserver(list => {
-        for (const entry of list.getEntries()) {
-          gcMaxMs = Math.max(gcMaxMs, entry.duration);
-          // A 'gc' entry's detail (Node's types leave it off PerformanceEntry).
-          const { kind: gcKind } = (
-            entry as PerformanceEntry & { detail: NodeGCPerformanceDetail }
-          ).detail;
-          const kind = GC_KINDS[gcKind] ?? 'other';
-          const tally = (gcByKind[kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
-          tally.count += 1;
-          tally.totalMs += entry.duration;
-          tally.maxMs = Math.max(tally.maxMs, entry.duration);
-        }
-      });
-      gc.observe({ entryTypes: ['gc'] });
+      const watching = watchThreadDelays();
       const profiler = PROFILE_DIR ? new Session() : undefined;
       if (profiler) {
         profiler.connect();
@@ -532,8 +495,7 @@ async function main() {
       }
       const [load, churn] = await Promise.all(running);
       const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
-      loopDelay.disable();
-      gc.disconnect();
+      const delays = watching.stop();
       if (profiler) {
         const { profile } = await profiler.post('Profiler.stop');
         profiler.disconnect();
@@ -587,9 +549,9 @@ async function main() {
         load,
         churn,
         apiPerSecond,
-        eventLoopP99Ms: loopDelay.percentile(99) / 1e6,
-        eventLoopMaxMs: loopDelay.max / 1e6,
-        gcMaxMs,
+        eventLoopP99Ms: delays.eventLoopP99Ms,
+        eventLoopMaxMs: delays.eventLoopMaxMs,
+        gcMaxMs: delays.gcMaxMs,
         cpu,
       };
       console.log(
@@ -600,21 +562,14 @@ async function main() {
             .join(' ')}` +
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
-          ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${gcMaxMs.toFixed(1)}ms`,
+          ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${result.gcMaxMs.toFixed(1)}ms`,
       );
       const { instrument } = load;
       console.log(
-        `[bench]   the clients' own thread: event loop p99=${instrument.eventLoopP99Ms.toFixed(1)}ms max=${instrument.eventLoopMaxMs.toFixed(1)}ms; GC ${instrument.gcCount}x ${instrument.gcTotalMs.toFixed(0)} ms (max ${instrument.gcMaxMs.toFixed(1)})`,
+        `[bench]   the clients' own thread: event loop p99=${instrument.eventLoopP99Ms.toFixed(1)}ms max=${instrument.eventLoopMaxMs.toFixed(1)}ms; GC: ${describeGc(instrument.gcByKind)}`,
       );
       console.log(
-        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${Object.entries(
-          gcByKind,
-        )
-          .map(
-            ([kind, t]) =>
-              `${kind} ${t.count}x ${t.totalMs.toFixed(0)} ms (max ${t.maxMs.toFixed(1)})`,
-          )
-          .join(', ')}`,
+        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}`,
       );
       console.log(
         `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
