@@ -70,7 +70,7 @@ import {
   waitForSettled,
 } from './benchClusters';
 import { summarize } from './clientsWorker';
-import { describeGc, watchThreadDelays } from './threadDelays';
+import { ThreadDelays, describeGc, watchThreadDelays } from './threadDelays';
 import {
   HeapSampling,
   bytesByOwner,
@@ -185,9 +185,8 @@ interface PhaseResult {
   churn: ChurnResult;
   /** API server requests per second by kind, the backend's only (the churn's are not counted). */
   apiPerSecond: ApiCounts;
-  eventLoopP99Ms: number;
-  eventLoopMaxMs: number;
-  gcMaxMs: number;
+  /** The backend's main thread: its event loop's delays and GC pauses. */
+  backend: ThreadDelays;
   /** The measured route's requests as the server timed them (arrival to last byte). */
   atServer: LatencySummary;
   /** Requests to the catalog and permission backends per request to the measured route. */
@@ -549,9 +548,7 @@ async function main() {
         load,
         churn,
         apiPerSecond,
-        eventLoopP99Ms: delays.eventLoopP99Ms,
-        eventLoopMaxMs: delays.eventLoopMaxMs,
-        gcMaxMs: delays.gcMaxMs,
+        backend: delays,
         cpu,
       };
       console.log(
@@ -562,7 +559,7 @@ async function main() {
             .join(' ')}` +
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
-          ` | event loop p99=${result.eventLoopP99Ms.toFixed(1)}ms max=${result.eventLoopMaxMs.toFixed(1)}ms, GC max ${result.gcMaxMs.toFixed(1)}ms`,
+          ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
       );
       const { instrument } = load;
       console.log(
@@ -655,7 +652,7 @@ async function main() {
         all(r => r.oursPolling.atServer.p99),
         2,
       )}; peer: ${spread(all(r => r.peerPolling.atServer.p99))}`,
-      `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.gcMaxMs))}`,
+      `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.backend.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.backend.gcMaxMs))}`,
       `the clients' own event loop delay while ours polled (ms), p99: ${spread(all(r => r.oursPolling.load.instrument.eventLoopP99Ms))}; max: ${spread(all(r => r.oursPolling.load.instrument.eventLoopMaxMs))}`,
       `cores busy while ours polled: ${spread(
         all(r => r.oursPolling.cpu.machineBusy),
