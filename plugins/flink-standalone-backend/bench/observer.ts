@@ -619,7 +619,7 @@ async function main() {
       );
       await measure(
         'oursConditional',
-        `ours, ${CLIENTS} clients polling every ${POLL_MS} ms as the owner (conditional decision per read)`,
+        `ours, ${CLIENTS} clients polling every ${POLL_MS} ms as the owner (conditional decision)`,
         OURS,
         names,
         POLL_MS,
@@ -707,7 +707,7 @@ async function main() {
         all(r => r.peerPolling.callsPerRequest.permission),
         2,
       )}`,
-      `status p99 as the owner (conditional decision per read, ms): ${spread(
+      `status p99 as the owner (conditional decision, ms): ${spread(
         all(r => r.oursConditional.load.p99),
         2,
       )}; p50: ${spread(

@@ -249,7 +249,7 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
     expect(proxy.requests.length).toBeGreaterThan(0);
   });
 
-  it('serves repeated status reads from reused definitive decisions and entities; a conditional decision is asked on every read', async () => {
+  it('serves repeated status reads from reused decisions, entities and answers: a second read asks nobody, whether the decisions are definitive or conditional', async () => {
     const { server, served } = await start();
     const read = async (user: string) =>
       (
@@ -270,10 +270,77 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
     await expect(secondRead(READER, 200)).resolves.toEqual([]);
     // HIDDEN's catalog read decision is DENY: 404 again, asking nobody.
     await expect(secondRead(HIDDEN, 404)).resolves.toEqual([]);
-    // The owner's status read decision is CONDITIONAL (isEntityOwner): asked per read.
-    const owner = await secondRead(OWNER, 200);
-    expect(owner).toContain('catalog');
-    expect(owner).toContain('permission');
+    // The owner's and a non-owner's status read decisions are CONDITIONAL (isEntityOwner): their
+    // answers for this entity are reused.
+    await expect(secondRead(OWNER, 200)).resolves.toEqual([]);
+    await expect(secondRead(NON_OWNER, 403)).resolves.toEqual([]);
+  });
+
+  it("keeps a conditional caller's answer fresh through the real catalog and permission backends, with the caller's credentials, while reads go on without waiting", async () => {
+    backend = await startFlinkBackend({
+      plane: plane(),
+      entities: entities(),
+      config: url => {
+        const config = clusterConfig(url);
+        return {
+          ...config,
+          flinkStandalone: {
+            ...config.flinkStandalone,
+            statusReadCache: { ttlSeconds: 1 },
+          },
+        };
+      },
+    });
+    const { server } = backend;
+    const APPLY_CONDITIONS =
+      '/.well-known/backstage/permissions/apply-conditions';
+    /** The catalog and permission requests the backend answered: plugin, path and status. */
+    const answered: string[] = [];
+    onPluginRequest(server, (plugin, response) => {
+      if (plugin !== 'catalog' && plugin !== 'permission') return;
+      response.on('finish', () =>
+        answered.push(
+          `${plugin} ${response.req.url!.split('?')[0]} ${response.statusCode}`,
+        ),
+      );
+    });
+    const read = async (user: string) =>
+      (
+        await request(server)
+          .get(`${entityPath('orders-analytics')}/status`)
+          .set('Authorization', as(user))
+      ).status;
+    const reads = async () => ({
+      owner: await read(OWNER),
+      other: await read(NON_OWNER),
+    });
+    expect(await reads()).toEqual({ owner: 200, other: 403 });
+    const loaded = answered.length;
+    // The time-to-live itself is the condition here.
+    await new Promise(resolve => setTimeout(resolve, 1_100));
+    // Served from what is held, while both answers are refreshed in the background.
+    expect(await reads()).toEqual({ owner: 200, other: 403 });
+    await waitFor(
+      "both callers' answers refreshed",
+      async () =>
+        answered
+          .slice(loaded)
+          .filter(a => a === `catalog ${APPLY_CONDITIONS} 200`).length >= 2 ||
+        undefined,
+      { timeoutMs: 10_000 },
+    );
+    // Through the batched routes only (paths within each plugin): the entities as each caller
+    // sees them, then the permission backend applying isEntityOwner to them through the catalog.
+    expect(new Set(answered.slice(loaded))).toEqual(
+      new Set([
+        'catalog /entities/by-refs 200',
+        'permission /authorize 200',
+        `catalog ${APPLY_CONDITIONS} 200`,
+      ]),
+    );
+    // The refreshed answers are what the next reads serve: decided with the plugin's own
+    // credentials (which the permission framework allows), the non-owner's would be a 200.
+    expect(await reads()).toEqual({ owner: 200, other: 403 });
   });
 
   it("keeps a polled entity fresh through the real catalog's by-refs route, with the plugin's own credentials, while reads go on without waiting", async () => {

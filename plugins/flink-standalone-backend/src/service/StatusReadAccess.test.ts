@@ -1,4 +1,7 @@
-import type { PermissionsService } from '@backstage/backend-plugin-api';
+import type {
+  BackstageCredentials,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
@@ -17,10 +20,12 @@ const entity: Entity = {
 const REF = 'component:default/orders';
 
 /**
- * A permission service answering `decisions` (entity read, status read) and a catalog holding
- * `entities`, both counting their calls; the catalog fails while `catalogDown` is set. Both are
- * stand-ins here: the plugin tests run the same class against the real catalog and permission
- * backends.
+ * A permission service answering `decisions` (entity read, status read, without a resource) and,
+ * for a status read of one entity, ALLOW to the entity's owner (`spec.owner`), as `isEntityOwner`
+ * would; a catalog holding `entities`, showing a user those in `hiddenFrom[user]` as missing.
+ * Both count their calls, and whose credentials each batch came with; the catalog fails while
+ * `catalogDown` is set. Both are stand-ins here: the plugin tests run the same class against the
+ * real catalog and permission backends.
  */
 function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
   let clock = 0;
@@ -29,8 +34,26 @@ function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
     status: { result: AuthorizeResult.ALLOW },
   };
   const entities = new Map([[REF, entity]]);
-  /** Single entity reads; and the size of each batched read. */
-  const calls = { permission: 0, catalog: 0, batches: [] as number[] };
+  const hiddenFrom: Record<string, string[]> = {};
+  /**
+   * Decisions without a resource, single entity reads; the size of each batched read and each
+   * batch of decisions per entity, and who asked for each batched read.
+   */
+  const calls = {
+    permission: 0,
+    catalog: 0,
+    batches: [] as number[],
+    batchedFor: [] as string[],
+    authorized: [] as number[],
+  };
+  /** The user a call is made for, or the kind of principal (the plugin's own: `service`). */
+  const who = ({ principal }: BackstageCredentials) => {
+    const { type, userEntityRef } = principal as {
+      type: string;
+      userEntityRef?: string;
+    };
+    return userEntityRef ?? type;
+  };
   const state = { catalogDown: false };
   const catalogUp = () => {
     if (state.catalogDown) throw new Error('catalog unavailable');
@@ -40,6 +63,18 @@ function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
       calls.permission++;
       return [decisions.entity, decisions.status];
     },
+    authorize: async (
+      requests: { resourceRef: string }[],
+      { credentials }: { credentials: BackstageCredentials },
+    ) => {
+      calls.authorized.push(requests.length);
+      return requests.map(({ resourceRef }) => ({
+        result:
+          entities.get(resourceRef)?.spec?.owner === who(credentials)
+            ? AuthorizeResult.ALLOW
+            : AuthorizeResult.DENY,
+      }));
+    },
   } as unknown as PermissionsService;
   const catalog = {
     getEntityByRef: async (ref: string) => {
@@ -47,10 +82,19 @@ function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
       catalogUp();
       return entities.get(ref);
     },
-    getEntitiesByRefs: async ({ entityRefs }: { entityRefs: string[] }) => {
+    getEntitiesByRefs: async (
+      { entityRefs }: { entityRefs: string[] },
+      { credentials }: { credentials: BackstageCredentials },
+    ) => {
       calls.batches.push(entityRefs.length);
+      calls.batchedFor.push(who(credentials));
       catalogUp();
-      return { items: entityRefs.map(ref => entities.get(ref)) };
+      const hidden = hiddenFrom[who(credentials)] ?? [];
+      return {
+        items: entityRefs.map(ref =>
+          hidden.includes(ref) ? undefined : entities.get(ref),
+        ),
+      };
     },
   } as unknown as CatalogService;
   const access = new StatusReadAccess({
@@ -66,6 +110,7 @@ function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
     calls,
     decisions,
     entities,
+    hiddenFrom,
     state,
     advance: (ms: number) => {
       clock += ms;
@@ -83,6 +128,41 @@ const named = (name: string): Entity => ({
 
 const alice = mockCredentials.user('user:default/alice');
 
+/** An entity whose `spec.owner` is `owner`, in the catalog's versioning. */
+const owned = (name: string, owner: string): Entity => ({
+  ...named(name),
+  metadata: { ...named(name).metadata, uid: `uid-${name}`, etag: owner },
+  spec: { owner },
+});
+const OTHERS = 'component:default/others';
+const HIDDEN = 'component:default/hidden';
+
+/**
+ * As `setup`, with alice owning REF, bob owning OTHERS and HIDDEN, and the status read decision
+ * conditional (`isEntityOwner`, which the stand-in applies to `spec.owner`).
+ */
+function conditionalSetup(options?: Parameters<typeof setup>[0]) {
+  const context = setup(options);
+  const conditional: PolicyDecision = {
+    result: AuthorizeResult.CONDITIONAL,
+    pluginId: 'catalog',
+    resourceType: 'catalog-entity',
+    conditions: {
+      rule: 'IS_ENTITY_OWNER',
+      resourceType: 'catalog-entity',
+      params: { claims: ['user:default/alice'] },
+    },
+  };
+  context.decisions.status = conditional;
+  context.entities.set(REF, owned('orders', 'user:default/alice'));
+  context.entities.set(OTHERS, owned('others', 'user:default/bob'));
+  context.entities.set(HIDDEN, owned('hidden', 'user:default/bob'));
+  return {
+    ...context,
+    decisions: Object.assign(context.decisions, { conditional }),
+  };
+}
+
 describe('StatusReadAccess', () => {
   it('reuses definitive decisions and entities within the TTL; up to twice the TTL serves them while asking again; past that, waits for new ones', async () => {
     const { access, calls, decisions, advance } = setup();
@@ -91,7 +171,13 @@ describe('StatusReadAccess', () => {
       entity,
     });
     await access.read(REF, alice);
-    expect(calls).toEqual({ permission: 1, catalog: 1, batches: [] });
+    expect(calls).toEqual({
+      permission: 1,
+      catalog: 1,
+      batches: [],
+      batchedFor: [],
+      authorized: [],
+    });
 
     // Past the TTL: the reused answers now, the new decision (DENY) for the next read; the
     // entity refreshed in a batch.
@@ -101,11 +187,23 @@ describe('StatusReadAccess', () => {
       result: 'allowed',
     });
     await settle();
-    expect(calls).toEqual({ permission: 2, catalog: 1, batches: [1] });
+    expect(calls).toEqual({
+      permission: 2,
+      catalog: 1,
+      batches: [1],
+      batchedFor: ['service'],
+      authorized: [],
+    });
     await expect(access.read(REF, alice)).resolves.toEqual({
       result: 'denied',
     });
-    expect(calls).toEqual({ permission: 2, catalog: 1, batches: [1] });
+    expect(calls).toEqual({
+      permission: 2,
+      catalog: 1,
+      batches: [1],
+      batchedFor: ['service'],
+      authorized: [],
+    });
 
     // Past twice the TTL: nothing older is served.
     decisions.status = { result: AuthorizeResult.ALLOW };
@@ -114,7 +212,13 @@ describe('StatusReadAccess', () => {
       result: 'allowed',
     });
     await settle();
-    expect(calls).toEqual({ permission: 3, catalog: 2, batches: [1] });
+    expect(calls).toEqual({
+      permission: 3,
+      catalog: 2,
+      batches: [1],
+      batchedFor: ['service'],
+      authorized: [],
+    });
   });
 
   it('keeps the entities being read fresh, in the background and 100 to a catalog request: a polled read never waits for the catalog', async () => {
@@ -237,25 +341,104 @@ describe('StatusReadAccess', () => {
     });
   });
 
-  it('leaves conditional decisions, unauthenticated callers and a TTL of 0 to the per-request path', async () => {
-    const { access, decisions } = setup();
-    decisions.status = {
-      result: AuthorizeResult.CONDITIONAL,
-      pluginId: 'catalog',
-      resourceType: 'catalog-entity',
-      conditions: {
-        rule: 'IS_ENTITY_OWNER',
-        resourceType: 'catalog-entity',
-        params: { claims: ['user:default/alice'] },
-      },
-    };
-    await expect(access.read(REF, alice)).resolves.toBeUndefined();
+  it('leaves unauthenticated callers and a TTL of 0 to the per-request path', async () => {
+    const { access, calls } = setup();
     await expect(
       access.read(REF, mockCredentials.none()),
     ).resolves.toBeUndefined();
+    expect(calls.permission).toBe(0);
     const off = setup({ ttlMs: 0 });
     await expect(off.access.read(REF, alice)).resolves.toBeUndefined();
-    expect(off.calls).toEqual({ permission: 0, catalog: 0, batches: [] });
+    expect(off.calls).toEqual({
+      permission: 0,
+      catalog: 0,
+      batches: [],
+      batchedFor: [],
+      authorized: [],
+    });
+  });
+
+  it("keeps a conditional caller's answer per entity, loaded with the caller's credentials: not-found where the catalog hides the entity, denied where the conditions deny, the entity where they allow", async () => {
+    const { access, calls, decisions, entities, hiddenFrom } = conditionalSetup(
+      { maxEntries: 10 },
+    );
+    hiddenFrom['user:default/alice'] = [HIDDEN];
+    const answers = async () => ({
+      owned: await access.read(REF, alice),
+      others: await access.read(OTHERS, alice),
+      hidden: await access.read(HIDDEN, alice),
+      missing: await access.read('component:default/missing', alice),
+    });
+    const expected = {
+      owned: { result: 'allowed', entity: entities.get(REF) },
+      others: { result: 'denied' },
+      hidden: { result: 'not-found' },
+      missing: { result: 'not-found' },
+    };
+    await expect(answers()).resolves.toEqual(expected);
+    expect(calls).toEqual({
+      permission: 1,
+      catalog: 0,
+      batches: [1, 1, 1, 1],
+      batchedFor: Array(4).fill('user:default/alice'),
+      // Decisions per entity only for the entities the caller sees.
+      authorized: [1, 1],
+    });
+    // Read again within the TTL: nobody is asked.
+    await expect(answers()).resolves.toEqual(expected);
+    expect(calls).toMatchObject({ permission: 1, batches: [1, 1, 1, 1] });
+
+    // With the entity read decision conditional too, the catalog's filtering is the caller's.
+    const bob = mockCredentials.user('user:default/bob');
+    decisions.status = { result: AuthorizeResult.ALLOW };
+    decisions.entity = decisions.conditional;
+    hiddenFrom['user:default/bob'] = [REF];
+    await expect(access.read(REF, bob)).resolves.toEqual({
+      result: 'not-found',
+    });
+    await expect(access.read(OTHERS, bob)).resolves.toMatchObject({
+      result: 'allowed',
+    });
+    expect(calls.batchedFor.slice(4)).toEqual(
+      Array(2).fill('user:default/bob'),
+    );
+    // A status read decision that is not conditional asks no decision per entity.
+    expect(calls.authorized).toEqual([1, 1]);
+  });
+
+  it("refreshes a conditional caller's answers in the background, one catalog and one permission request for up to 100 of its entities; a new owner shows after the TTL", async () => {
+    const { access, calls, entities, advance } = conditionalSetup({
+      maxEntries: 1000,
+    });
+    const refs = Array.from({ length: 150 }, (_, i) => {
+      const ref = `component:default/c${i}`;
+      entities.set(ref, owned(`c${i}`, 'user:default/alice'));
+      return ref;
+    });
+    for (const ref of refs) await access.read(ref, alice);
+    const first = await access.read(refs[0], alice);
+    expect(calls.batches).toHaveLength(150);
+
+    entities.set(refs[1], owned('c1', 'user:default/bob'));
+    advance(10_000);
+    // Served from what is held while the refresh runs.
+    await expect(access.read(refs[1], alice)).resolves.toMatchObject({
+      result: 'allowed',
+    });
+    await settle();
+    expect(calls.batches.slice(150)).toEqual([100, 50]);
+    expect(calls.authorized.slice(150)).toEqual([100, 50]);
+    await expect(access.read(refs[1], alice)).resolves.toEqual({
+      result: 'denied',
+    });
+    // An unchanged answer is the object already held.
+    expect(await access.read(refs[0], alice)).toBe(first);
+
+    // Refreshed a second ago: nothing is due yet.
+    advance(1_000);
+    await access.read(refs[2], alice);
+    await settle();
+    expect(calls.batches).toHaveLength(152);
   });
 
   it('keeps each caller apart, a plugin acting for a user apart from the user, and at most maxEntries callers', async () => {

@@ -14,20 +14,20 @@ export const STATUS_READ_CACHE_TTL_SECONDS = 10;
 
 /**
  * What a status read may skip asking again: a caller's decisions for reading entities and
- * statuses, and the entities themselves.
+ * statuses, the entities themselves, and a conditional caller's answers per entity.
  */
 export interface StatusReadAccessOptions {
   catalog: CatalogService;
   permissions: PermissionsService;
   auth: AuthService;
-  /** How long a decision or an entity is reused as is (0: never); see ReusedAnswers, ReadEntities. */
+  /** How long a decision, an entity or an answer is reused as is (0: never); see ReusedAnswers, KeptFreshWhileRead. */
   ttlMs: number;
   /** Entries kept per cache at most; the oldest go first (default 10,000). */
   maxEntries?: number;
   now?: () => number;
 }
 
-/** The answer of a status read, or `undefined`: only the per-request path can tell. */
+/** The answer of a status read; `undefined`: left to the per-request path (no caller, or a TTL of 0). */
 export type StatusReadAnswer =
   | { result: 'allowed'; entity: Entity }
   /** The caller may not read the entity, or it is not in the catalog. */
@@ -108,75 +108,100 @@ class ReusedAnswers<T> {
   }
 }
 
-/** Entities read within this long are kept fresh (the catalog's own processing takes minutes). */
+/** Values read within this long are kept fresh (the catalog's own processing takes minutes). */
 const KEEP_FRESH_WHILE_READ_MS = 60_000;
-/** How often due entities are refreshed, and at most how many per catalog request. */
+/** How often due values are refreshed, and at most how many refs per request. */
 const REFRESH_ROUND_MS = 1_000;
-const ENTITIES_PER_REFRESH_REQUEST = 100;
+const REFS_PER_REFRESH_REQUEST = 100;
 
-interface ReadEntity {
-  entity: Entity | undefined;
+/** How values are loaded for one group's refs: one at a time (a first read), or many (refreshes). */
+interface Loader<T> {
+  one(ref: string): Promise<T>;
+  many(refs: string[]): Promise<T[]>;
+}
+
+interface KeptValue<T> {
+  value: T;
   loadedAt: number;
   readAt: number;
+  group: string;
+  ref: string;
+  /** The loader of the latest read, with that reader's credentials. */
+  loader: Loader<T>;
 }
 
 /**
- * Entities as status reads need them, from the catalog with the plugin's own credentials. An
- * entity read within the last minute is refreshed once it is `ttlMs` old, in the background and
- * in batches (one `getEntitiesByRefs` request per 100 entities, a round at most every second,
- * started by a read): so a polled read never waits for the catalog, and the catalog sees a few
- * requests per second whatever the number of readers. An entity read after a pause is served
- * while up to twice `ttlMs` old (and refreshed); older, or never read, it is loaded first.
+ * Values per entity ref (in groups: one per caller, or one for the plugin itself), as status
+ * reads need them. A value read within the last minute is refreshed once it is `ttlMs` old, in
+ * the background and in batches (one `many` per group and 100 refs, a round at most every
+ * second, started by a read): so a polled read never waits, and the catalog and permission
+ * backends see a few requests per second whatever the number of reads. A value read after a
+ * pause is served while up to twice `ttlMs` old (and refreshed); older, or never read, it is
+ * loaded first.
  */
-class ReadEntities {
-  private readonly entries = new Map<string, ReadEntity>();
-  private readonly loading = new Map<string, Promise<Entity | undefined>>();
+class KeptFreshWhileRead<T> {
+  private readonly entries = new Map<string, KeptValue<T>>();
+  private readonly loading = new Map<string, Promise<T>>();
   private lastRoundAt = -Infinity;
   private refreshing = false;
 
   constructor(
-    private readonly options: Pick<
-      StatusReadAccessOptions,
-      'catalog' | 'auth'
-    > & {
+    private readonly options: {
       ttlMs: number;
       maxEntries: number;
       now: () => number;
+      /** Whether a loaded value is the one held (then the held object stays). */
+      same: (held: T, loaded: T) => boolean;
     },
   ) {}
 
-  async get(ref: string): Promise<Entity | undefined> {
+  async get(group: string, ref: string, loader: Loader<T>): Promise<T> {
+    const key = `${group}\n${ref}`;
     const now = this.options.now();
-    const cached = this.entries.get(ref);
-    const entity =
+    const cached = this.entries.get(key);
+    const value =
       cached && now - cached.loadedAt <= 2 * this.options.ttlMs
-        ? cached.entity
-        : await this.load(ref);
-    const entry = this.entries.get(ref);
-    if (entry) entry.readAt = Math.max(entry.readAt, now);
+        ? cached.value
+        : await this.load(key, group, ref, loader);
+    const entry = this.entries.get(key);
+    if (entry) {
+      entry.readAt = Math.max(entry.readAt, now);
+      entry.loader = loader;
+    }
     this.refreshDue(now);
-    return entity;
+    return value;
   }
 
-  private load(ref: string): Promise<Entity | undefined> {
-    return loadOnce(this.loading, ref, async () => {
-      const entity = await this.options.catalog.getEntityByRef(ref, {
-        credentials: await this.credentials(),
-      });
-      this.store(ref, entity);
-      return entity;
+  private load(
+    key: string,
+    group: string,
+    ref: string,
+    loader: Loader<T>,
+  ): Promise<T> {
+    return loadOnce(this.loading, key, async () => {
+      const value = await loader.one(ref);
+      this.store(key, { group, ref, loader }, value);
+      return value;
     });
   }
 
-  private store(ref: string, entity: Entity | undefined): void {
-    const held = this.entries.get(ref);
+  private store(
+    key: string,
+    source: Pick<KeptValue<T>, 'group' | 'ref' | 'loader'>,
+    value: T,
+  ): void {
+    const held = this.entries.get(key);
     remember(
       this.entries,
-      ref,
+      key,
       {
+        group: source.group,
+        ref: source.ref,
+        loader: source.loader,
         // Unchanged, the object already held stays: the refreshed copy dies young instead of
-        // outliving young GCs to be promoted (every entity read is refreshed every few seconds).
-        entity: sameVersion(held?.entity, entity) ? held!.entity : entity,
+        // outliving young GCs to be promoted (every value read is refreshed every few seconds).
+        value:
+          held && this.options.same(held.value, value) ? held.value : value,
         loadedAt: this.options.now(),
         readAt: held?.readAt ?? 0,
       },
@@ -188,40 +213,46 @@ class ReadEntities {
   private refreshDue(now: number): void {
     if (this.refreshing || now - this.lastRoundAt < REFRESH_ROUND_MS) return;
     this.lastRoundAt = now;
-    const due = [...this.entries]
-      .filter(
-        ([ref, { loadedAt, readAt }]) =>
-          now - loadedAt >= this.options.ttlMs &&
-          now - readAt <= KEEP_FRESH_WHILE_READ_MS &&
-          !this.loading.has(ref),
-      )
-      .map(([ref]) => ref);
-    if (due.length === 0) return;
+    const due = new Map<string, KeptValue<T>[]>();
+    for (const [key, entry] of this.entries) {
+      if (
+        now - entry.loadedAt >= this.options.ttlMs &&
+        now - entry.readAt <= KEEP_FRESH_WHILE_READ_MS &&
+        !this.loading.has(key)
+      ) {
+        const group = due.get(entry.group);
+        if (group) group.push(entry);
+        else due.set(entry.group, [entry]);
+      }
+    }
+    if (due.size === 0) return;
     this.refreshing = true;
-    void this.refresh(due).finally(() => (this.refreshing = false));
+    void this.refresh([...due.values()]).finally(
+      () => (this.refreshing = false),
+    );
   }
 
   /**
-   * A failed request leaves its entities to age: past twice `ttlMs` a read loads one itself and
-   * reports the catalog's error.
+   * Group by group, with the loader of the group's latest read. A failed request leaves its
+   * values to age: past twice `ttlMs` a read loads one itself and reports the error.
    */
-  private async refresh(refs: string[]): Promise<void> {
-    for (let i = 0; i < refs.length; i += ENTITIES_PER_REFRESH_REQUEST) {
-      const batch = refs.slice(i, i + ENTITIES_PER_REFRESH_REQUEST);
-      try {
-        const { items } = await this.options.catalog.getEntitiesByRefs(
-          { entityRefs: batch },
-          { credentials: await this.credentials() },
-        );
-        batch.forEach((ref, j) => this.store(ref, items[j]));
-      } catch {
-        return;
+  private async refresh(groups: KeptValue<T>[][]): Promise<void> {
+    for (const entries of groups) {
+      const { loader } = entries.reduce((a, b) =>
+        b.readAt > a.readAt ? b : a,
+      );
+      for (let i = 0; i < entries.length; i += REFS_PER_REFRESH_REQUEST) {
+        const batch = entries.slice(i, i + REFS_PER_REFRESH_REQUEST);
+        try {
+          const values = await loader.many(batch.map(entry => entry.ref));
+          batch.forEach((entry, j) =>
+            this.store(`${entry.group}\n${entry.ref}`, entry, values[j]),
+          );
+        } catch {
+          break;
+        }
       }
     }
-  }
-
-  private credentials() {
-    return this.options.auth.getOwnServiceCredentials();
   }
 }
 
@@ -234,6 +265,16 @@ function sameVersion(held: Entity | undefined, loaded: Entity | undefined) {
   );
 }
 
+const NOT_FOUND: StatusReadAnswer = { result: 'not-found' };
+const DENIED: StatusReadAnswer = { result: 'denied' };
+
+/** The same answer, about the same version of the entity. */
+function sameAnswer(held: StatusReadAnswer, loaded: StatusReadAnswer) {
+  return held.result === 'allowed' && loaded.result === 'allowed'
+    ? sameVersion(held.entity, loaded.entity)
+    : held.result === loaded.result;
+}
+
 /**
  * Status reads without a catalog or permission call per request, where that changes no
  * answer. Entity pages poll statuses, so per request the catalog read and the permission check
@@ -241,12 +282,16 @@ function sameVersion(held: Entity | undefined, loaded: Entity | undefined) {
  * status itself, which comes from memory.
  *
  * - A caller's decisions for `catalog.entity.read` and `flink.standalone.status.read`, asked
- *   without a resource, are reused (see ReusedAnswers) when both are definitive (ALLOW or DENY): a
- *   policy sees no resource, so a definitive decision holds for every entity. A CONDITIONAL
- *   decision depends on the entity: such callers take the per-request path (`undefined`).
- * - Entities are read with the plugin's own credentials and kept fresh while read (see
- *   ReadEntities); the caller's own catalog read decision (above) then stands for the catalog's
- *   filtering.
+ *   without a resource, are reused (see ReusedAnswers).
+ * - Both definitive (ALLOW or DENY): a policy that sees no resource decides the same for every
+ *   entity. Entities are then read with the plugin's own credentials and kept fresh while read
+ *   (see KeptFreshWhileRead), shared by all such callers; the caller's own catalog read decision
+ *   stands for the catalog's filtering.
+ * - Either CONDITIONAL (e.g. `isEntityOwner`): the answer depends on the entity, so it is kept
+ *   per caller and entity, loaded with the caller's own credentials as the per-request path
+ *   would (the catalog filtering the entity, the permission backend applying the conditions to
+ *   it), and kept fresh the same way: one catalog and one permission request per caller for up
+ *   to 100 of the entities it reads.
  *
  * So a policy change, a new owner or an edited annotation shows within `ttlMs` (up to twice that
  * for a caller or entity not read in between), as with the API server's webhook authorizer,
@@ -257,19 +302,41 @@ export class StatusReadAccess {
     entityRead: AuthorizeResult;
     statusRead: AuthorizeResult;
   }>;
-  private readonly entities: ReadEntities;
+  /** Entities as the plugin reads them, for callers with definitive decisions. */
+  private readonly entities: KeptFreshWhileRead<Entity | undefined>;
+  /** Answers per caller with a conditional decision. */
+  private readonly answers: KeptFreshWhileRead<StatusReadAnswer>;
+  private readonly ownEntities: Loader<Entity | undefined>;
 
   constructor(private readonly options: StatusReadAccessOptions) {
     const now = options.now ?? Date.now;
-    const max = options.maxEntries ?? 10_000;
-    this.decisions = new ReusedAnswers(options.ttlMs, max, now);
-    this.entities = new ReadEntities({
-      catalog: options.catalog,
-      auth: options.auth,
-      ttlMs: options.ttlMs,
-      maxEntries: max,
+    const maxEntries = options.maxEntries ?? 10_000;
+    const { ttlMs, catalog, auth } = options;
+    this.decisions = new ReusedAnswers(ttlMs, maxEntries, now);
+    this.entities = new KeptFreshWhileRead({
+      ttlMs,
+      maxEntries,
       now,
+      same: sameVersion,
     });
+    this.answers = new KeptFreshWhileRead({
+      ttlMs,
+      maxEntries,
+      now,
+      same: sameAnswer,
+    });
+    const credentials = () => auth.getOwnServiceCredentials();
+    this.ownEntities = {
+      one: async ref =>
+        catalog.getEntityByRef(ref, { credentials: await credentials() }),
+      many: async entityRefs =>
+        (
+          await catalog.getEntitiesByRefs(
+            { entityRefs },
+            { credentials: await credentials() },
+          )
+        ).items,
+    };
   }
 
   async read(
@@ -292,17 +359,63 @@ export class StatusReadAccess {
         return { entityRead: entity.result, statusRead: status.result };
       },
     );
-    if (entityRead === AuthorizeResult.DENY) return { result: 'not-found' };
+    if (entityRead === AuthorizeResult.DENY) return NOT_FOUND;
     if (
       entityRead === AuthorizeResult.CONDITIONAL ||
       statusRead === AuthorizeResult.CONDITIONAL
-    )
-      return undefined;
-    const entity = await this.entities.get(entityRef);
-    if (!entity) return { result: 'not-found' };
+    ) {
+      return this.answers.get(
+        caller,
+        entityRef,
+        this.answersFor(credentials, statusRead),
+      );
+    }
+    const entity = await this.entities.get('', entityRef, this.ownEntities);
+    if (!entity) return NOT_FOUND;
     return statusRead === AuthorizeResult.ALLOW
       ? { result: 'allowed', entity }
-      : { result: 'denied' };
+      : DENIED;
+  }
+
+  /**
+   * A conditional caller's answers, as the per-request path gives them: the entities as the
+   * catalog shows them to the caller (hidden: not-found), then, if the status read decision is
+   * conditional, the permission backend's decision for each entity the caller sees.
+   */
+  private answersFor(
+    credentials: BackstageCredentials,
+    statusRead: AuthorizeResult,
+  ): Loader<StatusReadAnswer> {
+    const { catalog, permissions } = this.options;
+    const many = async (entityRefs: string[]) => {
+      const { items } = await catalog.getEntitiesByRefs(
+        { entityRefs },
+        { credentials },
+      );
+      const visible = entityRefs.filter((_, i) => items[i]);
+      const decisions =
+        statusRead === AuthorizeResult.CONDITIONAL && visible.length > 0
+          ? await permissions.authorize(
+              visible.map(resourceRef => ({
+                permission: flinkStandaloneStatusReadPermission,
+                resourceRef,
+              })),
+              { credentials },
+            )
+          : [];
+      let next = 0;
+      return items.map((entity): StatusReadAnswer => {
+        if (!entity) return NOT_FOUND;
+        const result =
+          statusRead === AuthorizeResult.CONDITIONAL
+            ? decisions[next++].result
+            : statusRead;
+        return result === AuthorizeResult.ALLOW
+          ? { result: 'allowed', entity }
+          : DENIED;
+      });
+    };
+    return { one: async ref => (await many([ref]))[0], many };
   }
 }
 
