@@ -111,6 +111,25 @@ afterEach(async () => {
   });
 });
 
+/** `start`, with status reads reusing decisions, entities and answers for `seconds`. */
+async function startWithReadCacheTtl(seconds: number) {
+  backend = await startFlinkBackend({
+    plane: plane(),
+    entities: entities(),
+    config: url => {
+      const config = clusterConfig(url);
+      return {
+        ...config,
+        flinkStandalone: {
+          ...config.flinkStandalone,
+          statusReadCache: { ttlSeconds: seconds },
+        },
+      };
+    },
+  });
+  return backend;
+}
+
 const entityPath = (name: string) =>
   `${BASE}/entities/default/component/${name}`;
 
@@ -277,21 +296,7 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
   });
 
   it("keeps a conditional caller's answer fresh through the real catalog and permission backends, with the caller's credentials, while reads go on without waiting", async () => {
-    backend = await startFlinkBackend({
-      plane: plane(),
-      entities: entities(),
-      config: url => {
-        const config = clusterConfig(url);
-        return {
-          ...config,
-          flinkStandalone: {
-            ...config.flinkStandalone,
-            statusReadCache: { ttlSeconds: 1 },
-          },
-        };
-      },
-    });
-    const { server } = backend;
+    const { server } = await startWithReadCacheTtl(1);
     const APPLY_CONDITIONS =
       '/.well-known/backstage/permissions/apply-conditions';
     /** The catalog and permission requests the backend answered: plugin, path and status. */
@@ -344,21 +349,7 @@ describe('flink-standalone routes, denied before any Kubernetes call', () => {
   });
 
   it("keeps a polled entity fresh through the real catalog's by-refs route, with the plugin's own credentials, while reads go on without waiting", async () => {
-    backend = await startFlinkBackend({
-      plane: plane(),
-      entities: entities(),
-      config: url => {
-        const config = clusterConfig(url);
-        return {
-          ...config,
-          flinkStandalone: {
-            ...config.flinkStandalone,
-            statusReadCache: { ttlSeconds: 1 },
-          },
-        };
-      },
-    });
-    const { server } = backend;
+    const { server } = await startWithReadCacheTtl(1);
     /** The catalog requests the backend answered: path and status. */
     const catalogAnswers: { path: string; status: number }[] = [];
     onPluginRequest(server, (plugin, response) => {

@@ -118,6 +118,18 @@ function setup({ ttlMs = 10_000, maxEntries = 2 } = {}) {
   };
 }
 
+/**
+ * The calls of callers with definitive decisions: decisions, single entity reads, and batches,
+ * all with the plugin's own credentials; no decision per entity.
+ */
+const ownCalls = (permission: number, catalog: number, batches: number[]) => ({
+  permission,
+  catalog,
+  batches,
+  batchedFor: batches.map(() => 'service'),
+  authorized: [],
+});
+
 /** Lets background refreshes against the in-memory stand-ins finish. */
 const settle = () => new Promise(resolve => setImmediate(resolve));
 
@@ -171,13 +183,7 @@ describe('StatusReadAccess', () => {
       entity,
     });
     await access.read(REF, alice);
-    expect(calls).toEqual({
-      permission: 1,
-      catalog: 1,
-      batches: [],
-      batchedFor: [],
-      authorized: [],
-    });
+    expect(calls).toEqual(ownCalls(1, 1, []));
 
     // Past the TTL: the reused answers now, the new decision (DENY) for the next read; the
     // entity refreshed in a batch.
@@ -187,23 +193,11 @@ describe('StatusReadAccess', () => {
       result: 'allowed',
     });
     await settle();
-    expect(calls).toEqual({
-      permission: 2,
-      catalog: 1,
-      batches: [1],
-      batchedFor: ['service'],
-      authorized: [],
-    });
+    expect(calls).toEqual(ownCalls(2, 1, [1]));
     await expect(access.read(REF, alice)).resolves.toEqual({
       result: 'denied',
     });
-    expect(calls).toEqual({
-      permission: 2,
-      catalog: 1,
-      batches: [1],
-      batchedFor: ['service'],
-      authorized: [],
-    });
+    expect(calls).toEqual(ownCalls(2, 1, [1]));
 
     // Past twice the TTL: nothing older is served.
     decisions.status = { result: AuthorizeResult.ALLOW };
@@ -212,13 +206,7 @@ describe('StatusReadAccess', () => {
       result: 'allowed',
     });
     await settle();
-    expect(calls).toEqual({
-      permission: 3,
-      catalog: 2,
-      batches: [1],
-      batchedFor: ['service'],
-      authorized: [],
-    });
+    expect(calls).toEqual(ownCalls(3, 2, [1]));
   });
 
   it('keeps the entities being read fresh, in the background and 100 to a catalog request: a polled read never waits for the catalog', async () => {
@@ -349,13 +337,7 @@ describe('StatusReadAccess', () => {
     expect(calls.permission).toBe(0);
     const off = setup({ ttlMs: 0 });
     await expect(off.access.read(REF, alice)).resolves.toBeUndefined();
-    expect(off.calls).toEqual({
-      permission: 0,
-      catalog: 0,
-      batches: [],
-      batchedFor: [],
-      authorized: [],
-    });
+    expect(off.calls).toEqual(ownCalls(0, 0, []));
   });
 
   it("keeps a conditional caller's answer per entity, loaded with the caller's credentials: not-found where the catalog hides the entity, denied where the conditions deny, the entity where they allow", async () => {
