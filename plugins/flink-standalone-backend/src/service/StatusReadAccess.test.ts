@@ -238,6 +238,39 @@ describe('StatusReadAccess', () => {
     expect(calls).toMatchObject({ catalog: 250, batches: [100, 100, 50] });
   });
 
+  it("loads first reads that arrive together with shared requests, 100 refs to a request: entities, and a conditional caller's answers", async () => {
+    const { access, calls, entities } = setup({ maxEntries: 1000 });
+    const refs = Array.from({ length: 150 }, (_, i) => {
+      const ref = `component:default/c${i}`;
+      entities.set(ref, named(`c${i}`));
+      return ref;
+    });
+    const answers = await Promise.all(refs.map(ref => access.read(ref, alice)));
+    expect(answers).toEqual(
+      refs.map(ref => ({ result: 'allowed', entity: entities.get(ref) })),
+    );
+    expect(calls).toEqual(ownCalls(1, 0, [100, 50]));
+
+    const owner = conditionalSetup({ maxEntries: 10 });
+    owner.hiddenFrom['user:default/alice'] = [HIDDEN];
+    await expect(
+      Promise.all(
+        [REF, OTHERS, HIDDEN].map(ref => owner.access.read(ref, alice)),
+      ),
+    ).resolves.toEqual([
+      { result: 'allowed', entity: owner.entities.get(REF) },
+      { result: 'denied' },
+      { result: 'not-found' },
+    ]);
+    expect(owner.calls).toEqual({
+      permission: 1,
+      catalog: 0,
+      batches: [3],
+      batchedFor: ['user:default/alice'],
+      authorized: [2],
+    });
+  });
+
   it('keeps the entity object it holds while the catalog answers the same etag, and takes the new one when it changes', async () => {
     const { access, entities, advance } = setup();
     const versioned = (etag: string, owner: string): Entity => ({

@@ -110,11 +110,11 @@ class ReusedAnswers<T> {
 
 /** Values read within this long are kept fresh (the catalog's own processing takes minutes). */
 const KEEP_FRESH_WHILE_READ_MS = 60_000;
-/** How often due values are refreshed, and at most how many refs per request. */
+/** How often due values are refreshed; at most how many refs a request loads. */
 const REFRESH_ROUND_MS = 1_000;
-const REFS_PER_REFRESH_REQUEST = 100;
+const REFS_PER_REQUEST = 100;
 
-/** How values are loaded for one group's refs: one at a time (a first read), or many (refreshes). */
+/** How values are loaded for one group's refs: one (a lone first read), or many. */
 interface Loader<T> {
   one(ref: string): Promise<T>;
   many(refs: string[]): Promise<T[]>;
@@ -130,6 +130,8 @@ interface KeptValue<T> {
   loader: Loader<T>;
 }
 
+const keyOf = (group: string, ref: string) => `${group}\n${ref}`;
+
 /**
  * Values per entity ref (in groups: one per caller, or one for the plugin itself), as status
  * reads need them. A value read within the last minute is refreshed once it is `ttlMs` old, in
@@ -142,6 +144,18 @@ interface KeptValue<T> {
 class KeptFreshWhileRead<T> {
   private readonly entries = new Map<string, KeptValue<T>>();
   private readonly loading = new Map<string, Promise<T>>();
+  /** First reads waiting for this turn of the event loop to end, by group. */
+  private readonly queued = new Map<
+    string,
+    {
+      loader: Loader<T>;
+      waiting: {
+        ref: string;
+        resolve: (value: T) => void;
+        reject: (error: unknown) => void;
+      }[];
+    }
+  >();
   private lastRoundAt = -Infinity;
   private refreshing = false;
 
@@ -156,7 +170,7 @@ class KeptFreshWhileRead<T> {
   ) {}
 
   async get(group: string, ref: string, loader: Loader<T>): Promise<T> {
-    const key = `${group}\n${ref}`;
+    const key = keyOf(group, ref);
     const now = this.options.now();
     const cached = this.entries.get(key);
     const value =
@@ -179,10 +193,48 @@ class KeptFreshWhileRead<T> {
     loader: Loader<T>,
   ): Promise<T> {
     return loadOnce(this.loading, key, async () => {
-      const value = await loader.one(ref);
+      const value = await this.loadWithOthers(group, ref, loader);
       this.store(key, { group, ref, loader }, value);
       return value;
     });
+  }
+
+  /**
+   * A group's first reads that arrive in the same turn of the event loop share a request (one
+   * `many` per 100 refs; a lone read is one `one`): pages opened together, or reopened after a
+   * restart, do not each wait for a request of their own.
+   */
+  private loadWithOthers(
+    group: string,
+    ref: string,
+    loader: Loader<T>,
+  ): Promise<T> {
+    return new Promise((resolve, reject) => {
+      let queued = this.queued.get(group);
+      if (!queued) {
+        queued = { loader, waiting: [] };
+        this.queued.set(group, queued);
+        setImmediate(() => void this.loadQueued(group));
+      }
+      queued.waiting.push({ ref, resolve, reject });
+    });
+  }
+
+  private async loadQueued(group: string): Promise<void> {
+    const { loader, waiting } = this.queued.get(group)!;
+    this.queued.delete(group);
+    for (let i = 0; i < waiting.length; i += REFS_PER_REQUEST) {
+      const batch = waiting.slice(i, i + REFS_PER_REQUEST);
+      try {
+        const values =
+          batch.length === 1
+            ? [await loader.one(batch[0].ref)]
+            : await loader.many(batch.map(w => w.ref));
+        batch.forEach((w, j) => w.resolve(values[j]));
+      } catch (error) {
+        batch.forEach(w => w.reject(error));
+      }
+    }
   }
 
   private store(
@@ -241,12 +293,12 @@ class KeptFreshWhileRead<T> {
       const { loader } = entries.reduce((a, b) =>
         b.readAt > a.readAt ? b : a,
       );
-      for (let i = 0; i < entries.length; i += REFS_PER_REFRESH_REQUEST) {
-        const batch = entries.slice(i, i + REFS_PER_REFRESH_REQUEST);
+      for (let i = 0; i < entries.length; i += REFS_PER_REQUEST) {
+        const batch = entries.slice(i, i + REFS_PER_REQUEST);
         try {
           const values = await loader.many(batch.map(entry => entry.ref));
           batch.forEach((entry, j) =>
-            this.store(`${entry.group}\n${entry.ref}`, entry, values[j]),
+            this.store(keyOf(entry.group, entry.ref), entry, values[j]),
           );
         } catch {
           break;
