@@ -318,6 +318,11 @@ async function main() {
     const ownerAuthorization = mockCredentials.user.header(OWNER);
     // Requests between plugins (catalog, permission) go through the same server: count them.
     const calls: Record<string, number> = {};
+    /** From now on: how many requests a plugin has served since. */
+    const countCalls = () => {
+      const before = { ...calls };
+      return (plugin: string) => (calls[plugin] ?? 0) - (before[plugin] ?? 0);
+    };
     // And how long the server took for each request to a measured route, arrival to last byte:
     // what the clients see, less their own waiting and the network.
     const handledMs: Record<string, number[]> = {
@@ -416,7 +421,7 @@ async function main() {
      * read, which may wait for the catalog and the permission backend, is timed here.
      */
     const openPages = async (viewed: string[], as: string) => {
-      const before = { ...calls };
+      const served = countCalls();
       const unread = [...viewed];
       const ms: number[] = [];
       let failed = 0;
@@ -431,12 +436,10 @@ async function main() {
           }
         }),
       );
-      const perPage = (plugin: string) =>
-        ((calls[plugin] ?? 0) - (before[plugin] ?? 0)) / viewed.length;
       return {
         ...summarize(ms, failed, (Date.now() - started) / 1000),
-        catalog: perPage('catalog'),
-        permission: perPage('permission'),
+        catalog: served('catalog') / viewed.length,
+        permission: served('permission') / viewed.length,
       };
     };
 
@@ -476,7 +479,7 @@ async function main() {
         ? await startHeapSampling(ALLOCATION_PROFILE)
         : undefined;
       const apiBefore = await apiProxy!.counts();
-      const callsBefore = { ...calls };
+      const served = countCalls();
       const handledBefore = Object.fromEntries(
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
       );
@@ -564,8 +567,6 @@ async function main() {
           (n - apiBefore[kind as keyof ApiCounts]) / seconds,
         ]),
       ) as ApiCounts;
-      const served = (plugin: string) =>
-        (calls[plugin] ?? 0) - (callsBefore[plugin] ?? 0);
       const route = request === PEER ? 'kubernetes' : 'flink-standalone';
       const atServer = summarize(
         handledMs[route].slice(handledBefore[route]),
