@@ -12,19 +12,9 @@ if [ -n "${CHROMIUM_PATH:-}" ]; then
   echo "[chromium] CHROMIUM_PATH=$CHROMIUM_PATH is not an executable" >&2
   exit 1
 fi
-sudo=""
-if [ "$(id -u)" != 0 ]; then
-  if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; else
-    echo "[chromium] /usr/bin/chromium is missing and apt-get needs root: run 'sudo apt-get install chromium', or set CHROMIUM_PATH" >&2
-    exit 1
-  fi
-fi
 echo "[chromium] installing Debian's chromium with apt-get (about 100 MB, 1-2 minutes)"
 started=$SECONDS
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq || echo "[chromium] apt-get update failed; trying the package lists we have"
-$sudo apt-get install -y -q --no-install-recommends chromium fonts-liberation 2>&1 |
-  grep --line-buffered -E '^(Get|Unpacking|Setting up chromium)' | sed -u 's/^/[chromium] /' || true
+bash "$(dirname "$0")/apt-install.sh" chromium chromium fonts-liberation
 if [ ! -x /usr/bin/chromium ]; then
   echo "[chromium] apt-get did not install /usr/bin/chromium" >&2
   exit 1

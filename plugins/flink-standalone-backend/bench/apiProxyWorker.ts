@@ -2,9 +2,13 @@
  * The counting proxy in front of the API server, in a worker thread of its own: the benchmark's
  * backend reaches Kubernetes through it, and copying the peer's list answers must not cost the
  * measured event loop anything. Answers `counts` messages with the requests so far by kind.
+ * It stands for the network between the backend and the API server, which in production is not
+ * on the backend's cores: it tells its thread's id, which the benchmark gives the simulated
+ * cluster's nice value.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startCountingApiProxy } from '@flink-standalone/testenv';
+import { callingThreadId } from './cpuUsage';
 
 /** What a request to the API server is: a watch, a list, a get, a write or a service proxy. */
 export type ApiRequestKind =
@@ -50,6 +54,6 @@ if (parentPort) {
       if (message === 'counts') port.postMessage(count());
       else void proxy.close().then(() => port.postMessage('closed'));
     });
-    port.postMessage({ url: proxy.url });
+    port.postMessage({ url: proxy.url, threadId: callingThreadId() });
   })();
 }

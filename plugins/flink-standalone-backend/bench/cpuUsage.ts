@@ -1,12 +1,18 @@
 /**
  * Where the machine's cores went during a phase, from /proc (Linux): the backend's main thread
- * (its event loop, where status requests wait), the rest of the benchmark process (the load
- * generator's and API proxy's threads, GC and libuv helpers), and each process of the control
- * plane. A status request waits whenever the backend's thread is runnable but a core is busy
+ * (its event loop, where status requests wait), the rest of the benchmark process (the churn's
+ * and API proxy's threads, GC and libuv helpers), the load generator, and each process of the
+ * control plane. A status request waits whenever the backend's thread is runnable but a core is busy
  * elsewhere; these figures say how busy "elsewhere" was.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, setPriority } from 'node:os';
 
 /** The name under which the backend's main thread is reported. */
@@ -25,13 +31,18 @@ export interface CpuSample {
   mainThreadWaitNs: number;
 }
 
-/** utime + stime of a process or thread, from its stat file; 0 once it is gone. */
-function ticks(statFile: string): number {
+/**
+ * utime + stime of a process or thread, from its stat file (or with `children`, of its child
+ * processes that ended and were waited for: cutime + cstime); 0 once it is gone.
+ */
+function ticks(statFile: string, children = false): number {
   try {
     const stat = readFileSync(statFile, 'utf8');
-    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15,
+    // cutime 16, cstime 17.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    const at = children ? 13 : 11;
+    return Number(fields[at]) + Number(fields[at + 1]);
   } catch {
     return 0;
   }
@@ -67,6 +78,8 @@ export function sampleCpu(
   const used: Record<string, number> = {
     [BACKEND_MAIN_THREAD]: mainThread,
     'bench process, other threads': own - mainThread,
+    // Once it has ended (and a phase's taskset calls, next to nothing).
+    'wrk (the load generator)': ticks(`/proc/${process.pid}/stat`, true),
   };
   for (const { name, pid } of processes) {
     used[name] = (used[name] ?? 0) + ticks(`/proc/${pid}/stat`);
@@ -99,14 +112,40 @@ export function coresUsed(before: CpuSample, after: CpuSample) {
   };
 }
 
+/** The kernel's id of the calling thread (a worker's own, in a worker). */
+export function callingThreadId(): number {
+  return Number(readlinkSync('/proc/thread-self').split('/').pop());
+}
+
+/** The scheduler's autogroup of a process (its session's), e.g. `/autogroup-42`; none when off. */
+function autogroupOf(pid: number | 'self'): string | undefined {
+  if (!existsSync(`/proc/${pid}/autogroup`)) return undefined;
+  return readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0];
+}
+
 /**
  * Sets the nice value of every thread of these processes (on Linux a nice value is a thread's;
- * threads they start later inherit it).
+ * threads they start later inherit it), and of their autogroups. With the kernel's autogroups on
+ * (`kernel.sched_autogroup_enabled`, the default of most distributions), the cores are shared
+ * first between sessions, each with the same weight whatever its threads' nice values, and
+ * those values only rank threads within a session: the control plane's processes each start a
+ * session of their own, so only their autogroups' nice puts them behind the backend.
  */
 export function reniceAllThreads(pids: number[], niceness: number): void {
+  const own = autogroupOf('self');
   for (const pid of pids) {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      setPriority(Number(tid), niceness);
+      try {
+        setPriority(Number(tid), niceness);
+      } catch (error) {
+        // A thread that ended meanwhile needs no priority.
+        if (existsSync(`/proc/${pid}/task/${tid}`)) throw error;
+      }
+    }
+    const group = autogroupOf(pid);
+    // Never the benchmark's own session: the backend would be reniced with it.
+    if (group && group !== own) {
+      writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
     }
   }
 }

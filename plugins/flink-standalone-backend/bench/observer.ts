@@ -9,19 +9,23 @@
  * changes while measured: controllers, scheduler and kwok run, TaskManager pods are deleted at a
  * steady rate and come back through them.
  *
- * Per repetition, under the same load from a worker thread: our route and the peer's with clients
- * polling every second, then flat out; our route with the clients on fewer clusters (what the
- * Flink REST traffic costs as a function of the clusters viewed). Each phase reports latency,
- * the change→status delay through our route, and the API server's requests per second by kind.
+ * Per repetition, under the same load from wrk (a process of its own, see wrkLoad): our route
+ * and the peer's with clients polling every second, then flat out; Backstage's liveness route in
+ * the same backend, polled alike (the floor: what any route gets here); our route with the
+ * clients on fewer clusters (what the Flink REST traffic costs as a function of the clusters
+ * viewed). Each phase reports latency, the change→status delay through our route, and the API
+ * server's requests per second by kind.
  *
  * Options (env): BENCH_CLUSTERS (1000), BENCH_TASKMANAGERS (20), BENCH_NAMESPACES (10),
  * BENCH_CLIENTS (100), BENCH_SECONDS (30 per phase), BENCH_POLL_MS (1000),
  * BENCH_REPETITIONS (3), BENCH_CHANGES_PER_SECOND (5). For diagnosis: BENCH_PHASES (a comma-separated
  * list of the phases to run, e.g. `oursPolling,viewed10`; no summary then) and BENCH_PROFILE_DIR
- * (a CPU profile of the backend's main thread per phase). BENCH_PLANE_NICE (unset by default)
- * gives every thread of the control plane's processes that nice value while measuring: the
- * backend first on the cores, as on a node of its own in production, where the API server,
- * etcd, the controllers and the kubelets do not share its cores. It is printed when set.
+ * (a CPU profile of the backend's main thread per phase). BENCH_PLANE_NICE (19) is the nice value
+ * of the simulated cluster (etcd, the API server, the controllers, the scheduler, kwok: every
+ * thread, and each process's autogroup) while measured: the backend first on the cores, as on
+ * machines of its own in production, where the API server, etcd, the controllers and the
+ * kubelets do not share its cores; one phase per repetition measures our polling at nice 0, and
+ * the flat-out phases run at 0 (the backend flat out would starve the cluster).
  * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread alone on that
  * core, every other thread (the control plane's, the load generator's, the API proxy's, GC and
  * libuv helpers) on the others. It is printed when set.
@@ -38,6 +42,7 @@
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RootLoggerService } from '@backstage/backend-plugin-api';
@@ -69,7 +74,9 @@ import {
   namespaceOf,
   waitForSettled,
 } from './benchClusters';
-import { summarize } from './clientsWorker';
+import type { ChurnResult, ChurnTask } from './churnWorker';
+import { LatencySummary, RouteRequest, summarize } from './latency';
+import { PollTask, startWrk } from './wrkLoad';
 import { ThreadDelays, describeGc, watchThreadDelays } from './threadDelays';
 import {
   HeapSampling,
@@ -84,14 +91,6 @@ import {
   reniceAllThreads,
   sampleCpu,
 } from './cpuUsage';
-import type {
-  ChurnResult,
-  ChurnTask,
-  LatencySummary,
-  PollResult,
-  PollTask,
-  RouteRequest,
-} from './clientsWorker';
 
 const env = (name: string, fallback: number) =>
   Number(process.env[name] ?? fallback);
@@ -111,8 +110,15 @@ const PODS_PER_NODE = 800;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** Diagnostics: only the phases whose keys are listed (oursPolling, peerPolling, …); all by default. */
 const PHASES = process.env.BENCH_PHASES?.split(',');
-/** The control plane's nice value while measuring; unset: the same priority as the backend. */
-const PLANE_NICE = process.env.BENCH_PLANE_NICE;
+/**
+ * The simulated cluster's nice value (its processes' threads and autogroups) while measuring
+ * pages polling: 19, behind the backend on the cores, as on machines of its own in production.
+ * One phase per repetition measures our polling at 0, the backend's own priority; so do the
+ * flat-out phases (see there).
+ */
+const PLANE_NICE = env('BENCH_PLANE_NICE', 19);
+/** After the simulated cluster's priority changes, before a phase's clocks start. */
+const PRIORITY_SETTLE_S = 20;
 /** The core the backend's main thread gets to itself while measuring; unset: shared cores. */
 const BACKEND_CORE = process.env.BENCH_BACKEND_CORE;
 const CATALOG_PROCESSING_INTERVAL_S =
@@ -130,6 +136,14 @@ const OURS: RouteRequest = {
   path: '/api/flink-standalone/entities/default/component/{name}/status',
 };
 // The stock plugin's entity query (what its entity page asks, by entity reference).
+/**
+ * Backstage's own liveness route, in the same backend (mounted before every plugin, answered with
+ * no plugin's work): what any route of this backend gets on this machine under the same load.
+ */
+const FLOOR: RouteRequest = {
+  method: 'GET',
+  path: '/.backstage/health/v1/liveness',
+};
 const PEER: RouteRequest = {
   method: 'POST',
   path: '/api/kubernetes/resources/workloads/query',
@@ -163,9 +177,11 @@ async function startApiProxy(plane: { server: string; admin: { ca: string } }) {
   const worker = new Worker(resolve(__dirname, 'apiProxyWorker.ts'), {
     workerData: { plane: { server: plane.server, admin: plane.admin } },
   });
-  const [{ url }] = await once(worker, 'message');
+  const [{ url, threadId }] = await once(worker, 'message');
   return {
     url: url as string,
+    /** The proxy's thread: it stands for the network, off the backend's cores in production. */
+    threadId: threadId as number,
     counts: async (): Promise<ApiCounts> => {
       worker.postMessage('counts');
       const [counts] = await once(worker, 'message');
@@ -183,7 +199,8 @@ interface PhaseResult {
   label: string;
   /** Our phases: each page's first read, before the phase (see openPages). */
   opened?: LatencySummary & { catalog: number; permission: number };
-  load: PollResult;
+  /** As wrk measured it, from its process. */
+  load: LatencySummary;
   churn: ChurnResult;
   /** API server requests per second by kind, the backend's only (the churn's are not counted). */
   apiPerSecond: ApiCounts;
@@ -233,8 +250,8 @@ async function main() {
     repetitions: REPETITIONS,
     podDeletionsPerSecond: CHANGES_PER_SECOND,
     flinkRestRefresh: FLINK_REST_REFRESH_DEFAULTS,
-    controlPlaneNice:
-      PLANE_NICE === undefined ? 'unchanged' : Number(PLANE_NICE),
+    simulatedClusterNice: PLANE_NICE,
+    loadGenerator: 'wrk',
     backendMainThreadCore:
       BACKEND_CORE === undefined ? 'shared' : Number(BACKEND_CORE),
     catalogProcessingIntervalSeconds:
@@ -328,6 +345,7 @@ async function main() {
     const handledMs: Record<string, number[]> = {
       'flink-standalone': [],
       kubernetes: [],
+      other: [], // the floor's route (onPluginRequest: no plugin)
     };
     onPluginRequest(backend.server, (plugin, response) => {
       calls[plugin] = (calls[plugin] ?? 0) + 1;
@@ -404,16 +422,16 @@ async function main() {
         `[bench] setting: the backend's main thread alone on core ${BACKEND_CORE}, every other thread (the control plane, the load generator, the API proxy, GC and libuv helpers) on the other cores (BENCH_BACKEND_CORE): as on a node of its own`,
       );
     }
-    if (PLANE_NICE !== undefined) {
-      const processes = plane.processes();
-      reniceAllThreads(
-        processes.map(p => p.pid),
-        Number(PLANE_NICE),
-      );
-      console.log(
-        `[bench] setting: every thread of ${processes.map(p => p.name).join(', ')} at nice ${PLANE_NICE} (BENCH_PLANE_NICE): the backend first on the cores, as on a node of its own`,
-      );
-    }
+    console.log(
+      `[bench] setting: the simulated cluster (${plane
+        .processes()
+        .map(p => p.name)
+        .join(
+          ', ',
+        )}, the API proxy's and the churn's threads) at nice ${PLANE_NICE} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
+    );
+
+    let planeNiceNow: number | undefined;
 
     /**
      * Each of `viewed`'s pages opened once, 16 at a time, as `as`: the phases measure pages that
@@ -449,7 +467,25 @@ async function main() {
       viewed: string[],
       pollMs: number,
       as = authorization,
+      planeNice = PLANE_NICE,
     ): Promise<PhaseResult> => {
+      if (planeNice !== planeNiceNow) {
+        reniceAllThreads(
+          plane.processes().map(p => p.pid),
+          planeNice,
+        );
+        setPriority(apiProxy!.threadId, planeNice);
+        if (planeNiceNow !== undefined) {
+          // Behind the backend, the cluster's own work (kwok's pod statuses and heartbeats, the
+          // controllers' queues) falls behind while the backend is busy; at equal priority it
+          // catches up at once, on the cores the phase measures: let it, before the clocks start.
+          console.log(
+            `[bench] the simulated cluster now at nice ${planeNice}: ${PRIORITY_SETTLE_S} s for it to settle`,
+          );
+          await new Promise(r => setTimeout(r, PRIORITY_SETTLE_S * 1000));
+        }
+        planeNiceNow = planeNice;
+      }
       // Our pages opened before the clocks start (the peer keeps nothing between requests).
       const opened = request === OURS ? await openPages(viewed, as) : undefined;
       if (opened) {
@@ -493,19 +529,19 @@ async function main() {
         await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
         await profiler.post('Profiler.start');
       }
+      const pollTask: PollTask = {
+        url,
+        authorization: as,
+        request,
+        entities: viewed,
+        clients: CLIENTS,
+        pollMs,
+        seconds: SECONDS,
+      };
+      const wrk = startWrk(pollTask);
       const running = [
-        runWorker<PollResult>('clientsWorker.ts', {
-          task: 'poll',
-          url,
-          authorization: as,
-          request,
-          entities: viewed,
-          clients: CLIENTS,
-          pollMs,
-          seconds: SECONDS,
-        } satisfies PollTask),
-        runWorker<ChurnResult>('clientsWorker.ts', {
-          task: 'churn',
+        wrk.result,
+        runWorker<ChurnResult>('churnWorker.ts', {
           url,
           authorization,
           apiServer: {
@@ -520,14 +556,15 @@ async function main() {
           })),
           perSecond: CHANGES_PER_SECOND,
           seconds: SECONDS,
+          nice: planeNice,
         } satisfies ChurnTask),
       ] as const;
       // The workers' threads inherit the main thread's core: move them off it.
       if (BACKEND_CORE !== undefined) {
-        giveCore(
-          Number(BACKEND_CORE),
-          plane.processes().map(p => p.pid),
-        );
+        giveCore(Number(BACKEND_CORE), [
+          ...plane.processes().map(p => p.pid),
+          wrk.pid,
+        ]);
       }
       const [load, churn] = await Promise.all(running);
       const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
@@ -567,7 +604,9 @@ async function main() {
           (n - apiBefore[kind as keyof ApiCounts]) / seconds,
         ]),
       ) as ApiCounts;
-      const route = request === PEER ? 'kubernetes' : 'flink-standalone';
+      const route =
+        { [PEER.path]: 'kubernetes', [FLOOR.path]: 'other' }[request.path] ??
+        'flink-standalone';
       const atServer = summarize(
         handledMs[route].slice(handledBefore[route]),
         0,
@@ -596,10 +635,6 @@ async function main() {
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
-      );
-      const { instrument } = load;
-      console.log(
-        `[bench]   the clients' own thread: event loop p99=${instrument.eventLoopP99Ms.toFixed(1)}ms max=${instrument.eventLoopMaxMs.toFixed(1)}ms; GC: ${describeGc(instrument.gcByKind)}`,
       );
       console.log(
         `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}`,
@@ -633,24 +668,46 @@ async function main() {
         POLL_MS,
       );
       await measure(
+        'oursPollingAtEqualPriority',
+        `ours, ${CLIENTS} clients polling every ${POLL_MS} ms, the simulated cluster at the backend's priority (nice 0)`,
+        OURS,
+        names,
+        POLL_MS,
+        authorization,
+        0,
+      );
+      await measure(
+        'floorPolling',
+        `Backstage's liveness route in the same backend (the floor), ${CLIENTS} clients polling every ${POLL_MS} ms`,
+        FLOOR,
+        names,
+        POLL_MS,
+      );
+      await measure(
         'peerPolling',
         `peer, ${CLIENTS} clients polling every ${POLL_MS} ms`,
         PEER,
         names,
         POLL_MS,
       );
+      // Flat out, the backend takes every core it can: behind it, the simulated cluster starves
+      // (its scheduler then stayed busy for the rest of a run, and its heartbeats fell behind).
       await measure(
         'oursFlat',
-        `ours, ${CLIENTS} clients flat out`,
+        `ours, ${CLIENTS} clients flat out, the simulated cluster at nice 0`,
         OURS,
         names,
+        0,
+        authorization,
         0,
       );
       await measure(
         'peerFlat',
-        `peer, ${CLIENTS} clients flat out`,
+        `peer, ${CLIENTS} clients flat out, the simulated cluster at nice 0`,
         PEER,
         names,
+        0,
+        authorization,
         0,
       );
       await measure(
@@ -681,7 +738,10 @@ async function main() {
     // Our phases are those that opened their pages first.
     const oursPhases = (run: Record<string, PhaseResult>) =>
       Object.values(run).filter(p => p.opened);
-    const restBound = 3 * FLINK_REST_REFRESH_DEFAULTS.maxRefreshesPerSecond;
+    // 3 requests per refresh, 20 refreshes a second, and a bucket holding one second's worth
+    // (full at a phase's start): over a phase, the sustained rate plus one second's burst.
+    const restRate = 3 * FLINK_REST_REFRESH_DEFAULTS.maxRefreshesPerSecond;
+    const restBound = `${restRate}/s, ${(restRate * (1 + 1 / SECONDS)).toFixed(0)}/s over a ${SECONDS} s phase with the bucket's burst`;
     const lines = [
       `status p99 at ${CLIENTS} clients polling (ms), ours: ${spread(
         all(r => r.oursPolling.load.p99),
@@ -691,8 +751,28 @@ async function main() {
         all(r => r.oursPolling.atServer.p99),
         2,
       )}; peer: ${spread(all(r => r.peerPolling.atServer.p99))}`,
+      `the floor, Backstage's liveness route in the same backend under the same load (ms): p99 ${spread(
+        all(r => r.floorPolling.load.p99),
+        2,
+      )}, at the server ${spread(
+        all(r => r.floorPolling.atServer.p99),
+        2,
+      )}; p50 ${spread(
+        all(r => r.floorPolling.load.p50),
+        2,
+      )}`,
       `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.backend.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.backend.gcMaxMs))}`,
-      `the clients' own event loop delay while ours polled (ms), p99: ${spread(all(r => r.oursPolling.load.instrument.eventLoopP99Ms))}; max: ${spread(all(r => r.oursPolling.load.instrument.eventLoopMaxMs))}`,
+      `the backend's main thread waited for a core while ours polled (ms per second): ${spread(all(r => r.oursPolling.cpu.mainThreadWaitMsPerSecond))}`,
+      `status p99 at ${CLIENTS} clients polling with the simulated cluster at the backend's priority (ms), ours: ${spread(
+        all(r => r.oursPollingAtEqualPriority.load.p99),
+        2,
+      )}; at the server: ${spread(
+        all(r => r.oursPollingAtEqualPriority.atServer.p99),
+        2,
+      )}; p50: ${spread(
+        all(r => r.oursPollingAtEqualPriority.load.p50),
+        2,
+      )}; the backend's main thread waited for a core (ms per second): ${spread(all(r => r.oursPollingAtEqualPriority.cpu.mainThreadWaitMsPerSecond))}`,
       `cores busy while ours polled: ${spread(
         all(r => r.oursPolling.cpu.machineBusy),
         2,
@@ -724,7 +804,7 @@ async function main() {
       `API requests/s while polling, ours: list ${spread(all(r => r.oursPolling.apiPerSecond.list))}, watch ${spread(all(r => r.oursPolling.apiPerSecond.watch))}, proxy ${spread(all(r => r.oursPolling.apiPerSecond.proxy))}; peer: list ${spread(all(r => r.peerPolling.apiPerSecond.list))}, proxy ${spread(all(r => r.peerPolling.apiPerSecond.proxy))}`,
       ...[...VIEWED, CLUSTERS].map(
         viewed =>
-          `Flink REST requests/s with ${viewed} clusters viewed: ${spread(all(r => (viewed === CLUSTERS ? r.oursPolling : r[`viewed${viewed}`]).apiPerSecond.proxy))} (bound ${restBound}/s)`,
+          `Flink REST requests/s with ${viewed} clusters viewed: ${spread(all(r => (viewed === CLUSTERS ? r.oursPolling : r[`viewed${viewed}`]).apiPerSecond.proxy))} (bound ${restBound})`,
       ),
       `heap per cached pod: ${(bytesPerPod / 1024).toFixed(2)} KB; watch cache sync ${syncSeconds.toFixed(1)} s`,
       `catalog and permission requests per status request while polling, ours: ${spread(

@@ -1,7 +1,6 @@
 /**
  * How long a thread could not run its JavaScript while measured: its event loop's delays and
- * its GC pauses by kind. Used for the backend's main thread and for the load generator's own
- * thread (whose delays are in every latency it reports).
+ * its GC pauses by kind: the backend's main thread's, where status requests wait.
  */
 import {
   NodeGCPerformanceDetail,
