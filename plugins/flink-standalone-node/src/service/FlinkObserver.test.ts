@@ -527,12 +527,18 @@ describe('FlinkObserver against the real control plane', () => {
         },
       );
       expect(second.memo).toBe(first.memo);
+      // Only this read's times may differ: when it was observed, and when the cache last heard
+      // from its quietest watch (an event or bookmark on that watch, of any object, moves it).
       expect(second.status).toEqual({
         ...first.status,
         observedAt: second.status.observedAt,
+        lastSyncedAt: second.status.lastSyncedAt,
       });
       expect(Date.parse(second.status.observedAt)).toBeGreaterThanOrEqual(
         Date.parse(first.status.observedAt),
+      );
+      expect(Date.parse(second.status.lastSyncedAt!)).toBeGreaterThanOrEqual(
+        Date.parse(first.status.lastSyncedAt!),
       );
 
       await podEvent('orders-taskmanager-1', 'OwnEvent');
