@@ -13,6 +13,33 @@ export function isPodReady(pod: KubeObject): boolean {
   );
 }
 
+interface ContainerStatus {
+  name: string;
+  state?: { waiting?: { reason?: string; message?: string } };
+}
+
+/** What keeps a pod from Ready, as a waiting test reports it: phase, false conditions, waiting containers. */
+export function whyNotReady(pod: KubeObject | undefined): string {
+  if (!pod) return 'no such pod';
+  const conditions = (pod.status?.conditions ?? [])
+    .filter((c: { status: string }) => c.status !== 'True')
+    .map(
+      (c: { type: string; reason?: string; message?: string }) =>
+        `${c.type} ${c.reason ?? ''}${c.message ? `: ${c.message}` : ''}`,
+    );
+  const waiting = (pod.status?.containerStatuses ?? [])
+    .filter((c: ContainerStatus) => c.state?.waiting)
+    .map(({ name, state }: ContainerStatus) => {
+      const { reason = '', message } = state!.waiting!;
+      return `${name} waiting ${reason}${message ? `: ${message}` : ''}`;
+    });
+  return [
+    `phase ${pod.status?.phase ?? 'unknown'}`,
+    ...conditions,
+    ...waiting,
+  ].join('; ');
+}
+
 export function simplePod(
   name: string,
   extra: Partial<KubeObject['spec']> = {},

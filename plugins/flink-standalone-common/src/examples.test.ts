@@ -1,5 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 // The examples live at the repository root, outside any package.
@@ -9,6 +15,8 @@ import { renderClusterYaml } from './render';
 
 const examples = listExamples();
 const VALIDATOR = resolve(__dirname, '../../../scripts/validate-manifests.mjs');
+const scratch = mkdtempSync(join(tmpdir(), 'flink-examples-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface ValidationReport {
   file: string;
@@ -60,10 +68,7 @@ describe('examples/clusters', () => {
       /replicas: \d+/,
       'replicas: three',
     );
-    const file = join(
-      mkdtempSync(join(tmpdir(), 'flink-manifests-')),
-      'broken.yaml',
-    );
+    const file = join(mkdtempSync(join(scratch, 'manifests-')), 'broken.yaml');
     writeFileSync(file, broken);
     const [report] = validate([file]);
     expect(report.errors.join('\n')).toMatch(/replicas/);
@@ -126,10 +131,7 @@ describe('npm run render (the command for GitOps users)', () => {
   );
 
   it('names a spec file that does not exist and exits 1', () => {
-    const missing = join(
-      mkdtempSync(join(tmpdir(), 'flink-spec-')),
-      'nope.yaml',
-    );
+    const missing = join(mkdtempSync(join(scratch, 'spec-')), 'nope.yaml');
     const result = run([missing]);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ResponseError } from '@backstage/errors';
@@ -14,11 +14,14 @@ metadata:
 spec: { type: service, owner: streaming-team, lifecycle: experimental }
 `;
 
+const scratch = mkdtempSync(join(tmpdir(), 'local-register-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 function setup(catalogInfo: string) {
-  const workspacePath = mkdtempSync(join(tmpdir(), 'local-register-'));
+  const workspacePath = mkdtempSync(join(scratch, 'workspace-'));
   writeFileSync(join(workspacePath, 'catalog-info.yaml'), catalogInfo);
   const scaffolded = new ScaffoldedCatalog(
-    mkdtempSync(join(tmpdir(), 'scaffolded-')),
+    mkdtempSync(join(scratch, 'scaffolded-')),
   );
   const catalog = catalogServiceMock.mock({
     getEntityByRef: async () => ({

@@ -91,6 +91,9 @@ export interface KubeletSettings {
   healthzPort: number;
 }
 
+/** The kubelet evicts pods (and taints its node DiskPressure) below this much free disk. */
+export const EVICTION_FREE_DISK_FLOOR = '512Mi';
+
 /** KubeletConfiguration (JSON is YAML) for cgroup v1 with the cgroupfs driver, webhook authn/authz. */
 export function kubeletConfig(layout: NodeLayout, s: KubeletSettings): string {
   return JSON.stringify(
@@ -118,13 +121,16 @@ export function kubeletConfig(layout: NodeLayout, s: KubeletSettings): string {
       resolvConf: s.resolvConf,
       podLogsDir: layout.podLogsDir,
       volumePluginDir: `${layout.dir}/volume-plugins`,
-      // Images are imported, never pulled: never collect them, never evict for a full disk.
+      // Images are imported, never pulled: never collect them.
       imageGCHighThresholdPercent: 100,
       imageGCLowThresholdPercent: 99,
+      // Absolute floors, not percentages: on a large, nearly full disk (1% of 250 GB is 2.5 GB) a
+      // percentage put the node under DiskPressure, its taint kept every pod Pending, and every
+      // test timed out waiting for Ready. startRealNode checks the free space before it starts.
       evictionHard: {
         'memory.available': '100Mi',
-        'nodefs.available': '1%',
-        'imagefs.available': '1%',
+        'nodefs.available': EVICTION_FREE_DISK_FLOOR,
+        'imagefs.available': EVICTION_FREE_DISK_FLOOR,
       },
       // CPU limits are not enforced: on a 2-core machine, pods request little CPU so that several fit,
       // and a JVM throttled to its small request would take a minute to start. Requests still count

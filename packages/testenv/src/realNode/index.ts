@@ -26,6 +26,7 @@ import {
   kubeletConfig,
   NodeLayout,
 } from './config';
+import { checkFreeDisk } from './disk';
 import {
   cleanUpRealNodeHost,
   clearDeadNodeLeftovers,
@@ -240,8 +241,9 @@ export async function startRealNode(
       Boolean,
     ) ??
     DEFAULT_NODE_FLINK_VERSIONS;
-  takeRealNodeLock();
   const layout = nodeLayout(plane.workDir);
+  checkFreeDisk([layout.kubeletRoot, layout.containerdRoot]);
+  takeRealNodeLock();
   for (const leftover of clearDeadNodeLeftovers({
     workDir: layout.dir,
     apiServerPort: plane.apiServerPort,

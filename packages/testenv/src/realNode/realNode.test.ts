@@ -6,7 +6,7 @@ import { KubeObject } from '../kubeClient';
 import { waitFor } from '../processes';
 import { clearDeadNodeLeftovers, mountsUnder } from './host';
 import { createRealNodeNamespace, useControlPlane } from '../shared';
-import { headlessService, isPodReady } from '../testHelpers';
+import { headlessService, isPodReady, whyNotReady } from '../testHelpers';
 
 /**
  * The real node itself: real containers (the locally built Flink image, as the Flink user), claims
@@ -91,9 +91,14 @@ async function readyPod(
     `pod ${name} Ready`,
     async () => {
       const pod = await plane().client.find(`${ns()}/pods/${name}`);
-      return pod && pod.metadata.uid !== previousUid && isPodReady(pod)
-        ? pod
-        : undefined;
+      if (pod && pod.metadata.uid !== previousUid && isPodReady(pod))
+        return pod;
+      // Retried; the last one is the timeout's message (a taint, a waiting container...).
+      throw new Error(
+        pod?.metadata.uid === previousUid
+          ? 'still the previous pod'
+          : whyNotReady(pod),
+      );
     },
     { timeoutMs: 60_000, intervalMs: 250 },
   );

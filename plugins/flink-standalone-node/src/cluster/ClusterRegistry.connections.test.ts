@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigReader } from '@backstage/config';
@@ -25,6 +25,7 @@ beforeAll(async () => {
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cluster-registry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, content: string) {
   const path = join(dir, name);
   writeFileSync(path, content);
@@ -140,7 +141,7 @@ describe('ClusterRegistry connections, against the real API server', () => {
   });
 
   it("in a pod: the mounted ServiceAccount's token (read per request, as Kubernetes rotates it) and CA", async () => {
-    const mount = mkdtempSync(join(tmpdir(), 'serviceaccount-'));
+    const mount = mkdtempSync(join(dir, 'serviceaccount-'));
     writeFileSync(join(mount, 'token'), token);
     writeFileSync(join(mount, 'ca.crt'), plane().admin.ca);
     const config = new ConfigReader({

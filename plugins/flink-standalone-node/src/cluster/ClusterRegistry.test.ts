@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigReader } from '@backstage/config';
@@ -49,7 +49,8 @@ describe('ClusterRegistry from config', () => {
   });
 
   it('refuses a cluster defined twice', () => {
-    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'registry-')), 'config');
+    const dir = mkdtempSync(join(tmpdir(), 'registry-'));
+    const kubeconfig = join(dir, 'config');
     writeFileSync(
       kubeconfig,
       JSON.stringify({
@@ -68,6 +69,7 @@ describe('ClusterRegistry from config', () => {
     expect(() => ClusterRegistry.fromConfig(config)).toThrow(
       /Kubernetes cluster "prod" is defined twice/,
     );
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps the flinkUiUrl pattern of a cluster', () => {
