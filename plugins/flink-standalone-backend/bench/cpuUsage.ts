@@ -152,12 +152,17 @@ export function reniceAllThreads(pids: number[], niceness: number): void {
 
 /**
  * Gives the backend's main thread a core of its own, as on a node where the API server, etcd and
- * the kubelets do not share the backend's cores: the main thread runs on `core` alone; every
- * other thread of this process (the load generator, the API proxy, GC and libuv helpers) and
- * every thread of `pids` (the control plane) on the other cores. Threads started later inherit
- * their creator's cores: call it again after starting threads.
+ * the kubelets do not share the backend's cores: the main thread runs on `core` with only the
+ * processes `alongside` (the pages' load generator, whose requests it answers); every other
+ * thread of this process (the API proxy, the churn, GC and libuv helpers) and every thread of
+ * `pids` (the control plane) on the other cores. Threads started later inherit their creator's
+ * cores: call it again after starting threads.
  */
-export function giveCore(core: number, pids: number[]): void {
+export function giveCore(
+  core: number,
+  pids: number[],
+  alongside: number[] = [],
+): void {
   // Every core of the machine (availableParallelism() counts the caller's own: 1 once pinned).
   const others = cpus()
     .map((_, c) => c)
@@ -179,4 +184,6 @@ export function giveCore(core: number, pids: number[]): void {
     }
   }
   for (const pid of pids) taskset('-a', '-p', '-c', others, String(pid));
+  for (const pid of alongside)
+    taskset('-a', '-p', '-c', String(core), String(pid));
 }

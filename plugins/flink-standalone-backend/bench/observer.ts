@@ -26,9 +26,9 @@
  * machines of its own in production, where the API server, etcd, the controllers and the
  * kubelets do not share its cores; one phase per repetition measures our polling at nice 0, and
  * the flat-out phases run at 0 (the backend flat out would starve the cluster).
- * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread alone on that
- * core, every other thread (the control plane's, the load generator's, the API proxy's, GC and
- * libuv helpers) on the others. It is printed when set.
+ * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread on that core
+ * with only wrk beside it, every other thread (the control plane's, the API proxy's, the churn's,
+ * GC and libuv helpers) on the others. It is printed when set.
  * BENCH_CATALOG_PROCESSING_INTERVAL_S (unset by default) sets the catalog's processing interval
  * (Backstage's default: 100–150 s per entity): with a long one, the in-process catalog does not
  * reprocess its entities (on in-memory SQLite, whose queries block the event loop) while
@@ -419,7 +419,7 @@ async function main() {
     }
     if (BACKEND_CORE !== undefined) {
       console.log(
-        `[bench] setting: the backend's main thread alone on core ${BACKEND_CORE}, every other thread (the control plane, the load generator, the API proxy, GC and libuv helpers) on the other cores (BENCH_BACKEND_CORE): as on a node of its own`,
+        `[bench] setting: the backend's main thread on core ${BACKEND_CORE} with only the load generator (wrk, the pages) beside it, every other thread (the control plane, the API proxy, the churn, GC and libuv helpers) on the other cores (BENCH_BACKEND_CORE): as on a node of its own`,
       );
     }
     console.log(
@@ -561,10 +561,11 @@ async function main() {
       ] as const;
       // The workers' threads inherit the main thread's core: move them off it.
       if (BACKEND_CORE !== undefined) {
-        giveCore(Number(BACKEND_CORE), [
-          ...plane.processes().map(p => p.pid),
-          wrk.pid,
-        ]);
+        giveCore(
+          Number(BACKEND_CORE),
+          plane.processes().map(p => p.pid),
+          [wrk.pid],
+        );
       }
       const [load, churn] = await Promise.all(running);
       const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
