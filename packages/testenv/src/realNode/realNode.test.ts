@@ -95,7 +95,7 @@ async function readyPod(
         return pod;
       // Retried; the last one is the timeout's message (a taint, a waiting container...).
       throw new Error(
-        pod?.metadata.uid === previousUid
+        pod && previousUid && pod.metadata.uid === previousUid
           ? 'still the previous pod'
           : whyNotReady(pod),
       );
