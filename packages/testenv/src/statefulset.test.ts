@@ -1,7 +1,7 @@
 import { KubeObject } from './kubeClient';
 import { waitFor } from './processes';
 import { createTestNamespace, useControlPlane } from './shared';
-import { headlessService, isPodReady } from './testHelpers';
+import { headlessService, isPodReady, waitForPodReady } from './testHelpers';
 
 const plane = useControlPlane();
 
@@ -122,18 +122,10 @@ describe('StatefulSet on the real control plane', () => {
 
     // A deleted pod comes back under the same name, bound to the same claim.
     await client.delete(`/api/v1/namespaces/${ns}/pods/tm-1`);
-    const reborn = await waitFor(
-      'tm-1 recreated and Ready',
-      async () => {
-        const pod = await client.find(`/api/v1/namespaces/${ns}/pods/tm-1`);
-        return pod &&
-          pod.metadata.uid !== podOne.metadata.uid &&
-          isPodReady(pod)
-          ? pod
-          : undefined;
-      },
-      { timeoutMs: 60_000 },
-    );
+    const reborn = await waitForPodReady(client, ns, 'tm-1', {
+      previousUid: podOne.metadata.uid,
+      timeoutMs: 60_000,
+    });
     expect(
       reborn.spec.volumes.find((v: any) => v.name === 'data')
         .persistentVolumeClaim.claimName,

@@ -69,18 +69,46 @@ export function headlessService(name: string, port = 80): KubeObject {
   };
 }
 
+/**
+ * Waits until the pod `namespace/name` is Ready: a new one when `previousUid` names the pod it
+ * replaces. A timeout says what kept it from Ready (see whyNotReady).
+ */
+export async function waitForPodReady(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  {
+    previousUid,
+    timeoutMs = 30_000,
+    intervalMs = 200,
+  }: { previousUid?: string; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<KubeObject> {
+  return waitFor<KubeObject>(
+    `pod ${namespace}/${name} Ready`,
+    async () => {
+      const pod = await client.find(
+        `/api/v1/namespaces/${namespace}/pods/${name}`,
+      );
+      if (pod && pod.metadata.uid !== previousUid && isPodReady(pod))
+        return pod;
+      // Retried; the last one is the timeout's message (a taint, a waiting container...).
+      throw new Error(
+        pod && previousUid && pod.metadata.uid === previousUid
+          ? 'still the previous pod'
+          : whyNotReady(pod),
+      );
+    },
+    { timeoutMs, intervalMs },
+  );
+}
+
 export async function createReadyPod(
   client: KubeClient,
   namespace: string,
   name: string,
 ) {
   await client.create(`/api/v1/namespaces/${namespace}/pods`, simplePod(name));
-  return waitFor(`pod ${namespace}/${name} Ready`, async () => {
-    const pod = await client.get(
-      `/api/v1/namespaces/${namespace}/pods/${name}`,
-    );
-    return isPodReady(pod) ? pod : undefined;
-  });
+  return waitForPodReady(client, namespace, name);
 }
 
 /** Waits until the predicate holds, then checks that it still holds a while later. */

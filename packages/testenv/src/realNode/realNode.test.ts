@@ -6,7 +6,7 @@ import { KubeObject } from '../kubeClient';
 import { waitFor } from '../processes';
 import { clearDeadNodeLeftovers, mountsUnder } from './host';
 import { createRealNodeNamespace, useControlPlane } from '../shared';
-import { headlessService, isPodReady, whyNotReady } from '../testHelpers';
+import { headlessService, waitForPodReady } from '../testHelpers';
 
 /**
  * The real node itself: real containers (the locally built Flink image, as the Flink user), claims
@@ -83,25 +83,12 @@ function statefulSet(
   };
 }
 
-async function readyPod(
-  name: string,
-  previousUid?: string,
-): Promise<KubeObject> {
-  return waitFor<KubeObject>(
-    `pod ${name} Ready`,
-    async () => {
-      const pod = await plane().client.find(`${ns()}/pods/${name}`);
-      if (pod && pod.metadata.uid !== previousUid && isPodReady(pod))
-        return pod;
-      // Retried; the last one is the timeout's message (a taint, a waiting container...).
-      throw new Error(
-        pod && previousUid && pod.metadata.uid === previousUid
-          ? 'still the previous pod'
-          : whyNotReady(pod),
-      );
-    },
-    { timeoutMs: 60_000, intervalMs: 250 },
-  );
+function readyPod(name: string, previousUid?: string): Promise<KubeObject> {
+  return waitForPodReady(plane().client, namespace, name, {
+    previousUid,
+    timeoutMs: 60_000,
+    intervalMs: 250,
+  });
 }
 
 async function logOf(pod: string): Promise<string> {

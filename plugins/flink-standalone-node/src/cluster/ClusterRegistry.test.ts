@@ -18,6 +18,9 @@ const entry = (extra: Record<string, unknown>) =>
     },
   });
 
+const scratch = mkdtempSync(join(tmpdir(), 'registry-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe('ClusterRegistry from config', () => {
   it('refuses an authProvider no strategy handles, naming the cluster and the key', () => {
     expect(() =>
@@ -49,8 +52,7 @@ describe('ClusterRegistry from config', () => {
   });
 
   it('refuses a cluster defined twice', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'registry-'));
-    const kubeconfig = join(dir, 'config');
+    const kubeconfig = join(scratch, 'config');
     writeFileSync(
       kubeconfig,
       JSON.stringify({
@@ -69,7 +71,6 @@ describe('ClusterRegistry from config', () => {
     expect(() => ClusterRegistry.fromConfig(config)).toThrow(
       /Kubernetes cluster "prod" is defined twice/,
     );
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps the flinkUiUrl pattern of a cluster', () => {
