@@ -27,11 +27,16 @@ export function freeDiskProblem(
   );
 }
 
-/** Bytes an unprivileged write could still use on the filesystem holding `dir` (or its nearest existing parent). */
-export function freeDiskBytes(dir: string): number {
+/** `dir` itself or its nearest parent that exists: the node's folders are made later, on that filesystem. */
+export function nearestExistingDir(dir: string): string {
   let existing = dir;
   while (!fs.existsSync(existing)) existing = path.dirname(existing);
-  const stats = fs.statfsSync(existing);
+  return existing;
+}
+
+/** Bytes an unprivileged write could still use on the filesystem holding `dir` (or its nearest existing parent). */
+export function freeDiskBytes(dir: string): number {
+  const stats = fs.statfsSync(nearestExistingDir(dir));
   return stats.bavail * stats.bsize;
 }
 
