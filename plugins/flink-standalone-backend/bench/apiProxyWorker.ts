@@ -4,7 +4,7 @@
  * measured event loop anything. Answers `counts` messages with the requests so far by kind.
  * It stands for the network between the backend and the API server, which in production is not
  * on the backend's cores: it tells its thread's id, which the benchmark gives the simulated
- * cluster's nice value.
+ * cluster's priority.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startCountingApiProxy } from '@flink-standalone/testenv';

@@ -3,12 +3,15 @@
  * a TaskManager pod is deleted (its StatefulSet recreates it, the scheduler places it, kwok runs
  * it, the controllers write events), and our status route is read until the change shows: the
  * change→status delay. The cluster's life is not on the backend's cores in production: the
- * thread takes the simulated cluster's nice value.
+ * thread takes the simulated cluster's priority.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { setPriority } from 'node:os';
 import { KubeClient } from '@flink-standalone/testenv';
-import { callingThreadId } from './cpuUsage';
+import {
+  callingThreadId,
+  setThreadPriority,
+  type PlanePriority,
+} from './cpuUsage';
 import { summarize, type LatencySummary } from './latency';
 
 export interface ChurnTask {
@@ -20,8 +23,8 @@ export interface ChurnTask {
   clusters: { namespace: string; name: string; taskManagers: number }[];
   perSecond: number;
   seconds: number;
-  /** The nice value of this worker's thread: the simulated cluster's. */
-  nice: number;
+  /** This worker's thread's place on the cores: the simulated cluster's. */
+  priority: PlanePriority;
 }
 
 export interface ChurnResult {
@@ -131,6 +134,6 @@ async function churn(task: ChurnTask): Promise<ChurnResult> {
 
 if (parentPort) {
   const port = parentPort;
-  setPriority(callingThreadId(), (workerData as ChurnTask).nice);
+  setThreadPriority(callingThreadId(), (workerData as ChurnTask).priority);
   churn(workerData as ChurnTask).then(result => port.postMessage(result));
 }

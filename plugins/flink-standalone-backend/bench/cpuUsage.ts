@@ -124,19 +124,56 @@ function autogroupOf(pid: number | 'self'): string | undefined {
 }
 
 /**
- * Sets the nice value of every thread of these processes (on Linux a nice value is a thread's;
- * threads they start later inherit it), and of their autogroups. With the kernel's autogroups on
- * (`kernel.sched_autogroup_enabled`, the default of most distributions), the cores are shared
- * first between sessions, each with the same weight whatever its threads' nice values, and
- * those values only rank threads within a session: the control plane's processes each start a
- * session of their own, so only their autogroups' nice puts them behind the backend.
+ * Where the simulated cluster's threads stand on the cores: a nice value, and whether they run
+ * under `SCHED_IDLE`, the policy whose threads a woken thread of any other policy preempts at
+ * once (a nice value only lowers a thread's share: the kernel may let it finish its slice first).
  */
-export function reniceAllThreads(pids: number[], niceness: number): void {
+export interface PlanePriority {
+  nice: number;
+  idle: boolean;
+}
+
+/** The backend's own priority. */
+export const EQUAL_PRIORITY: PlanePriority = { nice: 0, idle: false };
+
+export function describePriority({ nice, idle }: PlanePriority): string {
+  return idle ? `SCHED_IDLE, nice ${nice}` : `nice ${nice}`;
+}
+
+/** `chrt`'s arguments for `idle`'s policy (with priority 0, which both policies require). */
+function policyArgs(idle: boolean): string[] {
+  return [idle ? '--idle' : '--other', '-p', '0'];
+}
+
+/** Gives one thread (a worker of this process, the calling one for instance) `priority`. */
+export function setThreadPriority(tid: number, priority: PlanePriority): void {
+  execFileSync('chrt', [...policyArgs(priority.idle), String(tid)], {
+    stdio: 'ignore',
+  });
+  setPriority(tid, priority.nice);
+}
+
+/**
+ * Gives every thread of these processes `priority` (on Linux a nice value and a policy are a
+ * thread's; threads they start later inherit them), and their autogroups its nice value. With the
+ * kernel's autogroups on (`kernel.sched_autogroup_enabled`, the default of most distributions),
+ * the cores are shared first between sessions, each with the same weight whatever its threads'
+ * nice values, and those values only rank threads within a session: the control plane's
+ * processes each start a session of their own, so only their autogroups' nice puts them behind
+ * the backend.
+ */
+export function prioritizeAllThreads(
+  pids: number[],
+  priority: PlanePriority,
+): void {
   const own = autogroupOf('self');
   for (const pid of pids) {
+    execFileSync('chrt', ['-a', ...policyArgs(priority.idle), String(pid)], {
+      stdio: 'ignore',
+    });
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        setPriority(Number(tid), niceness);
+        setPriority(Number(tid), priority.nice);
       } catch (error) {
         // A thread that ended meanwhile needs no priority.
         if (existsSync(`/proc/${pid}/task/${tid}`)) throw error;
@@ -145,7 +182,7 @@ export function reniceAllThreads(pids: number[], niceness: number): void {
     const group = autogroupOf(pid);
     // Never the benchmark's own session: the backend would be reniced with it.
     if (group && group !== own) {
-      writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
+      writeFileSync(`/proc/${pid}/autogroup`, String(priority.nice));
     }
   }
 }

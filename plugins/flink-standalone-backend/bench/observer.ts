@@ -42,7 +42,6 @@
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RootLoggerService } from '@backstage/backend-plugin-api';
@@ -88,7 +87,11 @@ import {
   BACKEND_MAIN_THREAD,
   coresUsed,
   giveCore,
-  reniceAllThreads,
+  describePriority,
+  EQUAL_PRIORITY,
+  prioritizeAllThreads,
+  setThreadPriority,
+  type PlanePriority,
   sampleCpu,
 } from './cpuUsage';
 
@@ -117,6 +120,17 @@ const PHASES = process.env.BENCH_PHASES?.split(',');
  * flat-out phases (see there).
  */
 const PLANE_NICE = env('BENCH_PLANE_NICE', 19);
+/**
+ * With BENCH_PLANE_IDLE=1, the simulated cluster also runs under SCHED_IDLE while pages poll: a
+ * woken thread of the backend then preempts it at once, where at nice 19 it may wait for the
+ * running thread's slice to end.
+ */
+const PLANE_IDLE = process.env.BENCH_PLANE_IDLE === '1';
+/** The simulated cluster's place on the cores while pages poll. */
+const BEHIND_THE_BACKEND: PlanePriority = {
+  nice: PLANE_NICE,
+  idle: PLANE_IDLE,
+};
 /** After the simulated cluster's priority changes, before a phase's clocks start. */
 const PRIORITY_SETTLE_S = 20;
 /** The core the backend's main thread gets to itself while measuring; unset: shared cores. */
@@ -251,6 +265,7 @@ async function main() {
     podDeletionsPerSecond: CHANGES_PER_SECOND,
     flinkRestRefresh: FLINK_REST_REFRESH_DEFAULTS,
     simulatedClusterNice: PLANE_NICE,
+    simulatedClusterSchedIdle: PLANE_IDLE,
     loadGenerator: 'wrk',
     backendMainThreadCore:
       BACKEND_CORE === undefined ? 'shared' : Number(BACKEND_CORE),
@@ -428,10 +443,10 @@ async function main() {
         .map(p => p.name)
         .join(
           ', ',
-        )}, the API proxy's and the churn's threads) at nice ${PLANE_NICE} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
+        )}, the API proxy's and the churn's threads) at ${describePriority(BEHIND_THE_BACKEND)} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE${PLANE_IDLE ? ', BENCH_PLANE_IDLE' : ''}): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
     );
 
-    let planeNiceNow: number | undefined;
+    let planePriorityNow: PlanePriority | undefined;
 
     /**
      * Each of `viewed`'s pages opened once, 16 at a time, as `as`: the phases measure pages that
@@ -467,24 +482,24 @@ async function main() {
       viewed: string[],
       pollMs: number,
       as = authorization,
-      planeNice = PLANE_NICE,
+      planePriority = BEHIND_THE_BACKEND,
     ): Promise<PhaseResult> => {
-      if (planeNice !== planeNiceNow) {
-        reniceAllThreads(
+      if (planePriority !== planePriorityNow) {
+        prioritizeAllThreads(
           plane.processes().map(p => p.pid),
-          planeNice,
+          planePriority,
         );
-        setPriority(apiProxy!.threadId, planeNice);
-        if (planeNiceNow !== undefined) {
+        setThreadPriority(apiProxy!.threadId, planePriority);
+        if (planePriorityNow !== undefined) {
           // Behind the backend, the cluster's own work (kwok's pod statuses and heartbeats, the
           // controllers' queues) falls behind while the backend is busy; at equal priority it
           // catches up at once, on the cores the phase measures: let it, before the clocks start.
           console.log(
-            `[bench] the simulated cluster now at nice ${planeNice}: ${PRIORITY_SETTLE_S} s for it to settle`,
+            `[bench] the simulated cluster now at ${describePriority(planePriority)}: ${PRIORITY_SETTLE_S} s for it to settle`,
           );
           await new Promise(r => setTimeout(r, PRIORITY_SETTLE_S * 1000));
         }
-        planeNiceNow = planeNice;
+        planePriorityNow = planePriority;
       }
       // Our pages opened before the clocks start (the peer keeps nothing between requests).
       const opened = request === OURS ? await openPages(viewed, as) : undefined;
@@ -556,7 +571,7 @@ async function main() {
           })),
           perSecond: CHANGES_PER_SECOND,
           seconds: SECONDS,
-          nice: planeNice,
+          priority: planePriority,
         } satisfies ChurnTask),
       ] as const;
       // The workers' threads inherit the main thread's core: move them off it.
@@ -675,7 +690,7 @@ async function main() {
         names,
         POLL_MS,
         authorization,
-        0,
+        EQUAL_PRIORITY,
       );
       await measure(
         'floorPolling',
@@ -700,7 +715,7 @@ async function main() {
         names,
         0,
         authorization,
-        0,
+        EQUAL_PRIORITY,
       );
       await measure(
         'peerFlat',
@@ -709,7 +724,7 @@ async function main() {
         names,
         0,
         authorization,
-        0,
+        EQUAL_PRIORITY,
       );
       await measure(
         'oursConditional',
