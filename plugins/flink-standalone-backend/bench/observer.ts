@@ -26,6 +26,7 @@
  * machines of its own in production, where the API server, etcd, the controllers and the
  * kubelets do not share its cores; one phase per repetition measures our polling at nice 0, and
  * the flat-out phases run at 0 (the backend flat out would starve the cluster).
+ * BENCH_PLANE_IDLE=1 puts the simulated cluster under SCHED_IDLE as well while pages poll.
  * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread on that core
  * with only wrk beside it, every other thread (the control plane's, the API proxy's, the churn's,
  * GC and libuv helpers) on the others. It is printed when set.
