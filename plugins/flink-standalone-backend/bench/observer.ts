@@ -77,6 +77,7 @@ import {
 import type { ChurnResult, ChurnTask } from './churnWorker';
 import { LatencySummary, RouteRequest, summarize } from './latency';
 import { PollTask, startWrk } from './wrkLoad';
+import { startWireCapture, tcpPortsOf } from './wireCapture';
 import { ThreadDelays, describeGc, watchThreadDelays } from './threadDelays';
 import {
   HeapSampling,
@@ -223,6 +224,11 @@ interface PhaseResult {
   backend: ThreadDelays;
   /** The measured route's requests as the server timed them (arrival to last byte). */
   atServer: LatencySummary;
+  /**
+   * The pages' requests timed at the backend's socket (see wireCapture.ts), with the packets the
+   * capture dropped; not while flat out (hundreds of thousands of packets a phase).
+   */
+  atWire?: LatencySummary & { dropped: number };
   /** Requests to the catalog and permission backends per request to the measured route. */
   callsPerRequest: { catalog: number; permission: number };
   /** Cores used during the phase: the machine's, and by thread or process. */
@@ -554,6 +560,8 @@ async function main() {
         pollMs,
         seconds: SECONDS,
       };
+      const capture =
+        pollMs > 0 ? await startWireCapture(backend.server.port()) : undefined;
       const wrk = startWrk(pollTask);
       const running = [
         wrk.result,
@@ -583,6 +591,9 @@ async function main() {
           [wrk.pid],
         );
       }
+      const pagePorts = capture
+        ? await tcpPortsOf(wrk.pid, CLIENTS)
+        : undefined;
       const [load, churn] = await Promise.all(running);
       const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
       const delays = watching.stop();
@@ -595,6 +606,7 @@ async function main() {
         );
       }
       const seconds = (Date.now() - started) / 1000;
+      const atWire = await capture?.stop(pagePorts!, seconds);
       if (allocations) {
         const profile = await allocations.take();
         await allocations.stop();
@@ -633,6 +645,7 @@ async function main() {
         label,
         opened,
         atServer,
+        atWire,
         callsPerRequest: {
           catalog: served('catalog') / served(route),
           permission: served('permission') / served(route),
@@ -651,6 +664,7 @@ async function main() {
             .join(' ')}` +
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
+          `${atWire ? ` | at the wire p50=${atWire.p50.toFixed(2)}ms p99=${atWire.p99.toFixed(2)}ms max=${atWire.max.toFixed(1)}ms (${atWire.samples} of wrk's ${load.samples} requests, ${atWire.dropped} packets dropped)` : ''}` +
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
       );
       console.log(
@@ -768,6 +782,16 @@ async function main() {
         all(r => r.oursPolling.atServer.p99),
         2,
       )}; peer: ${spread(all(r => r.peerPolling.atServer.p99))}`,
+      `status p99 at the wire (at the backend's socket, without the load generator's own delays) at ${CLIENTS} clients polling (ms), ours: ${spread(
+        all(r => r.oursPolling.atWire!.p99),
+        2,
+      )}; the floor: ${spread(
+        all(r => r.floorPolling.atWire!.p99),
+        2,
+      )}; ours with the simulated cluster at the backend's priority: ${spread(
+        all(r => r.oursPollingAtEqualPriority.atWire!.p99),
+        2,
+      )}; packets the capture dropped: ${Math.max(...all(r => r.oursPolling.atWire!.dropped + r.floorPolling.atWire!.dropped + r.oursPollingAtEqualPriority.atWire!.dropped))}`,
       `the floor, Backstage's liveness route in the same backend under the same load (ms): p99 ${spread(
         all(r => r.floorPolling.load.p99),
         2,

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The benchmark's instruments, Debian's packages, installed once with apt-get when missing:
+# wrk, the load generator (a C program in a process of its own), and tcpdump, which timestamps
+# the requests and answers at the backend's socket (the latency "at the wire").
+set -euo pipefail
+ensure() {
+  local command="$1" package="$2" size="$3"
+  if command -v "$command" >/dev/null; then
+    echo "[$command] using $(command -v "$command")"
+    return
+  fi
+  echo "[$command] installing Debian's $package with apt-get ($size)"
+  bash "$(dirname "$0")/apt-install.sh" "$command" "$package"
+  command -v "$command" >/dev/null || { echo "[$command] apt-get did not install $package" >&2; exit 1; }
+  echo "[$command] installed $(command -v "$command")"
+}
+ensure wrk wrk "under 1 MB"
+ensure tcpdump tcpdump "about 1.5 MB with libpcap"
