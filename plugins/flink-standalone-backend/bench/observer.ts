@@ -250,6 +250,15 @@ function writeProfile(
   return file;
 }
 
+/** A full, synchronous garbage collection of the backend's heap (node --expose-gc). */
+function collectGarbage(): void {
+  if (!global.gc)
+    throw new Error(
+      'run with node --expose-gc, as npm run bench:observer does',
+    );
+  global.gc();
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -410,7 +419,7 @@ async function main() {
     }
 
     // Heap of the watch cache: the first status request starts it and waits for its sync.
-    global.gc?.();
+    collectGarbage();
     const heapBefore = process.memoryUsage().heapUsed;
     const syncStarted = Date.now();
     for (;;) {
@@ -420,7 +429,7 @@ async function main() {
       await new Promise(r => setTimeout(r, 1000));
     }
     const syncSeconds = (Date.now() - syncStarted) / 1000;
-    global.gc?.();
+    collectGarbage();
     const bytesPerPod = (process.memoryUsage().heapUsed - heapBefore) / pods;
     console.log(
       `[bench] watch cache synced in ${syncSeconds.toFixed(1)} s; heap per pod ${(bytesPerPod / 1024).toFixed(2)} KB (everything the cache holds, divided by pods)`,
@@ -453,6 +462,9 @@ async function main() {
         )}, the API proxy's and the churn's threads) at ${describePriority(BEHIND_THE_BACKEND)} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE${PLANE_IDLE ? ', BENCH_PLANE_IDLE' : ''}): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
     );
 
+    console.log(
+      `[bench] setting: a full garbage collection before each phase's clocks start, so that a phase does not pay for the garbage of the phases before it (the peer's lists, the flat-out phases)`,
+    );
     let planePriorityNow: PlanePriority | undefined;
 
     /**
@@ -515,6 +527,9 @@ async function main() {
           `[bench] ${label}: first opened its ${viewed.length} pages, 16 at a time: p50=${opened.p50.toFixed(2)}ms p99=${opened.p99.toFixed(2)}ms errors=${opened.errors}; per page: catalog ${opened.catalog.toFixed(2)}, permission ${opened.permission.toFixed(2)}`,
         );
       }
+      // Each phase collects its own garbage only, not the phases' before it (the peer's lists
+      // of 21,000 pods, the flat-out phases): as a JVM benchmark harness collects between runs.
+      collectGarbage();
       // Before anything is measured: writing the profile holds the loop for a moment.
       const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
       if (heapSampling) {
