@@ -8,9 +8,11 @@
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
+  mkdirSync,
   readFileSync,
   readdirSync,
   readlinkSync,
+  rmdirSync,
   writeFileSync,
 } from 'node:fs';
 import { cpus, setPriority } from 'node:os';
@@ -123,21 +125,89 @@ function autogroupOf(pid: number | 'self'): string | undefined {
   return readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0];
 }
 
+/** cgroup v1's cpu hierarchy, where a thread (not only a process) can be moved on its own. */
+const CPU_CGROUPS = '/sys/fs/cgroup/cpu';
+const IDLE_GROUP = `${CPU_CGROUPS}/flink-standalone-bench-plane`;
+
 /**
- * Where the simulated cluster's threads stand on the cores: a nice value, and whether they run
+ * Where the simulated cluster's threads stand on the cores: a nice value; whether they run
  * under `SCHED_IDLE`, the policy whose threads a woken thread of any other policy preempts at
- * once (a nice value only lowers a thread's share: the kernel may let it finish its slice first).
+ * once (a nice value only lowers a thread's share: the kernel may let it finish its slice first);
+ * and whether they run in a cpu cgroup marked idle (`cpu.idle`), which makes the same promise
+ * between groups: with autogroups on, the scheduler compares the backend's group with theirs,
+ * not the threads, so `SCHED_IDLE` threads in groups of their own are not preempted at once.
  */
 export interface PlanePriority {
   nice: number;
   idle: boolean;
+  idleGroup: boolean;
 }
 
 /** The backend's own priority. */
-export const EQUAL_PRIORITY: PlanePriority = { nice: 0, idle: false };
+export const EQUAL_PRIORITY: PlanePriority = {
+  nice: 0,
+  idle: false,
+  idleGroup: false,
+};
 
-export function describePriority({ nice, idle }: PlanePriority): string {
-  return idle ? `SCHED_IDLE, nice ${nice}` : `nice ${nice}`;
+export function describePriority({
+  nice,
+  idle,
+  idleGroup,
+}: PlanePriority): string {
+  return [
+    idleGroup && `in an idle cpu cgroup (${IDLE_GROUP})`,
+    idle && 'SCHED_IDLE',
+    `nice ${nice}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Whether this kernel offers an idle cpu cgroup where threads can be moved one by one. */
+export function idleGroupAvailable(): boolean {
+  return existsSync(`${CPU_CGROUPS}/cpu.idle`);
+}
+
+/** Creates the idle group once (a run that crashed may have left it). */
+function ensureIdleGroup(): string {
+  if (!idleGroupAvailable()) {
+    throw new Error(
+      `an idle cpu cgroup needs cgroup v1's cpu controller with cpu.idle (Linux 5.15 or later) at ${CPU_CGROUPS}`,
+    );
+  }
+  if (!existsSync(IDLE_GROUP)) mkdirSync(IDLE_GROUP);
+  writeFileSync(`${IDLE_GROUP}/cpu.idle`, '1');
+  return IDLE_GROUP;
+}
+
+/**
+ * Moves a process (every thread) or one thread into the idle group or back to the root group,
+ * where autogroups apply again. Only the root's tasks are moved back: never a group that something
+ * else (a kubelet's pods) put them in.
+ */
+function placeInGroup(
+  id: number,
+  what: 'process' | 'thread',
+  inIdleGroup: boolean,
+): void {
+  if (!inIdleGroup && !existsSync(IDLE_GROUP)) return;
+  const group = inIdleGroup ? ensureIdleGroup() : CPU_CGROUPS;
+  writeFileSync(
+    `${group}/${what === 'process' ? 'cgroup.procs' : 'tasks'}`,
+    String(id),
+  );
+}
+
+/** Removes the idle group once nothing runs in it (at the end of a run). */
+export function removeIdleGroup(): void {
+  if (!existsSync(IDLE_GROUP)) return;
+  for (const tid of readFileSync(`${IDLE_GROUP}/tasks`, 'utf8')
+    .split('\n')
+    .filter(Boolean)) {
+    writeFileSync(`${CPU_CGROUPS}/tasks`, tid);
+  }
+  rmdirSync(IDLE_GROUP);
 }
 
 /** `chrt`'s arguments for `idle`'s policy (with priority 0, which both policies require). */
@@ -147,6 +217,7 @@ function policyArgs(idle: boolean): string[] {
 
 /** Gives one thread (a worker of this process, the calling one for instance) `priority`. */
 export function setThreadPriority(tid: number, priority: PlanePriority): void {
+  placeInGroup(tid, 'thread', priority.idleGroup);
   execFileSync('chrt', [...policyArgs(priority.idle), String(tid)], {
     stdio: 'ignore',
   });
@@ -168,6 +239,7 @@ export function prioritizeAllThreads(
 ): void {
   const own = autogroupOf('self');
   for (const pid of pids) {
+    placeInGroup(pid, 'process', priority.idleGroup);
     execFileSync('chrt', ['-a', ...policyArgs(priority.idle), String(pid)], {
       stdio: 'ignore',
     });

@@ -26,7 +26,8 @@
  * machines of its own in production, where the API server, etcd, the controllers and the
  * kubelets do not share its cores; one phase per repetition measures our polling at nice 0, and
  * the flat-out phases run at 0 (the backend flat out would starve the cluster).
- * BENCH_PLANE_IDLE=1 puts the simulated cluster under SCHED_IDLE as well while pages poll.
+ * BENCH_PLANE_IDLE=1 puts the simulated cluster under SCHED_IDLE as well while pages poll;
+ * BENCH_PLANE_IDLE_GROUP (on where cgroup v1's cpu.idle exists) in a cpu cgroup marked idle too.
  * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread on that core
  * with only wrk beside it, every other thread (the control plane's, the API proxy's, the churn's,
  * GC and libuv helpers) on the others. It is printed when set.
@@ -91,7 +92,9 @@ import {
   giveCore,
   describePriority,
   EQUAL_PRIORITY,
+  idleGroupAvailable,
   prioritizeAllThreads,
+  removeIdleGroup,
   setThreadPriority,
   type PlanePriority,
   sampleCpu,
@@ -128,10 +131,21 @@ const PLANE_NICE = env('BENCH_PLANE_NICE', 19);
  * running thread's slice to end.
  */
 const PLANE_IDLE = process.env.BENCH_PLANE_IDLE === '1';
+/**
+ * The simulated cluster also runs in a cpu cgroup marked idle while pages poll, where the kernel
+ * offers one (cgroup v1's cpu.idle): a woken thread of the backend then preempts it at once,
+ * autogroups or not, as if the cores were the backend's. BENCH_PLANE_IDLE_GROUP=0 leaves it out
+ * (nice only, the arrangement of the runs before 2026-12-06); =1 requires it.
+ */
+const PLANE_IDLE_GROUP =
+  process.env.BENCH_PLANE_IDLE_GROUP === undefined
+    ? idleGroupAvailable()
+    : process.env.BENCH_PLANE_IDLE_GROUP === '1';
 /** The simulated cluster's place on the cores while pages poll. */
 const BEHIND_THE_BACKEND: PlanePriority = {
   nice: PLANE_NICE,
   idle: PLANE_IDLE,
+  idleGroup: PLANE_IDLE_GROUP,
 };
 /** After the simulated cluster's priority changes, before a phase's clocks start. */
 const PRIORITY_SETTLE_S = 20;
@@ -282,6 +296,7 @@ async function main() {
     flinkRestRefresh: FLINK_REST_REFRESH_DEFAULTS,
     simulatedClusterNice: PLANE_NICE,
     simulatedClusterSchedIdle: PLANE_IDLE,
+    simulatedClusterIdleCgroup: PLANE_IDLE_GROUP,
     loadGenerator: 'wrk',
     backendMainThreadCore:
       BACKEND_CORE === undefined ? 'shared' : Number(BACKEND_CORE),
@@ -459,7 +474,7 @@ async function main() {
         .map(p => p.name)
         .join(
           ', ',
-        )}, the API proxy's and the churn's threads) at ${describePriority(BEHIND_THE_BACKEND)} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE${PLANE_IDLE ? ', BENCH_PLANE_IDLE' : ''}): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
+        )}, the API proxy's and the churn's threads) at ${describePriority(BEHIND_THE_BACKEND)} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE${PLANE_IDLE ? ', BENCH_PLANE_IDLE' : ''}${PLANE_IDLE_GROUP ? ', BENCH_PLANE_IDLE_GROUP' : ''}): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
     );
 
     console.log(
@@ -913,6 +928,7 @@ async function main() {
   } finally {
     await apiProxy?.close();
     await plane.stop();
+    removeIdleGroup();
   }
 }
 
