@@ -165,7 +165,7 @@ export function describePriority({
 }
 
 /** Whether this kernel offers an idle cpu cgroup where threads can be moved one by one. */
-export function idleGroupAvailable(): boolean {
+function idleGroupAvailable(): boolean {
   return existsSync(`${CPU_CGROUPS}/cpu.idle`);
 }
 

@@ -27,7 +27,7 @@
  * kubelets do not share its cores; one phase per repetition measures our polling at nice 0, and
  * the flat-out phases run at 0 (the backend flat out would starve the cluster).
  * BENCH_PLANE_IDLE=1 puts the simulated cluster under SCHED_IDLE as well while pages poll;
- * BENCH_PLANE_IDLE_GROUP (on where cgroup v1's cpu.idle exists) in a cpu cgroup marked idle too.
+ * BENCH_PLANE_IDLE_GROUP=1 in a cpu cgroup marked idle too (cgroup v1's cpu.idle).
  * BENCH_BACKEND_CORE (unset by default) goes further: the backend's main thread on that core
  * with only wrk beside it, every other thread (the control plane's, the API proxy's, the churn's,
  * GC and libuv helpers) on the others. It is printed when set.
@@ -92,7 +92,6 @@ import {
   giveCore,
   describePriority,
   EQUAL_PRIORITY,
-  idleGroupAvailable,
   prioritizeAllThreads,
   removeIdleGroup,
   setThreadPriority,
@@ -132,15 +131,12 @@ const PLANE_NICE = env('BENCH_PLANE_NICE', 19);
  */
 const PLANE_IDLE = process.env.BENCH_PLANE_IDLE === '1';
 /**
- * The simulated cluster also runs in a cpu cgroup marked idle while pages poll, where the kernel
- * offers one (cgroup v1's cpu.idle): a woken thread of the backend then preempts it at once,
- * autogroups or not, as if the cores were the backend's. BENCH_PLANE_IDLE_GROUP=0 leaves it out
- * (nice only, the arrangement of the runs before 2026-12-06); =1 requires it.
+ * With BENCH_PLANE_IDLE_GROUP=1, the simulated cluster also runs in a cpu cgroup marked idle
+ * (cgroup v1's cpu.idle) while pages poll: a woken thread of the backend then preempts it at once,
+ * autogroups or not. It cut the main thread's wait for a core but not the p99 beyond the noise
+ * between runs, and the phases at equal priority after it ran slower (README, Benchmark).
  */
-const PLANE_IDLE_GROUP =
-  process.env.BENCH_PLANE_IDLE_GROUP === undefined
-    ? idleGroupAvailable()
-    : process.env.BENCH_PLANE_IDLE_GROUP === '1';
+const PLANE_IDLE_GROUP = process.env.BENCH_PLANE_IDLE_GROUP === '1';
 /** The simulated cluster's place on the cores while pages poll. */
 const BEHIND_THE_BACKEND: PlanePriority = {
   nice: PLANE_NICE,
