@@ -11,13 +11,8 @@
  * figures, and a capture of headers costs each packet a copy of 128 bytes.
  */
 import { spawn } from 'node:child_process';
-import {
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile, readdir, readlink } from 'node:fs/promises';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarize, type LatencySummary } from './latency';
@@ -133,7 +128,10 @@ export function wireLatencies(
 
 /**
  * Local ports of a process's TCP sockets, once it has at least `expected` of them (its
- * connections made), from /proc.
+ * connections made), from /proc. Read with asynchronous calls, on libuv's threads: this runs on
+ * the backend's main thread while the phase's first requests arrive, and the kernel takes
+ * milliseconds to write out a socket table (read synchronously: about 7 ms a read in a profile, a
+ * few reads a phase, at the phase's start).
  */
 export async function tcpPortsOf(
   pid: number,
@@ -142,7 +140,7 @@ export async function tcpPortsOf(
 ): Promise<Set<number>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ports = readTcpPortsOf(pid);
+    const ports = await readTcpPortsOf(pid);
     if (ports.size >= expected) return ports;
     if (Date.now() > deadline) {
       throw new Error(
@@ -153,12 +151,12 @@ export async function tcpPortsOf(
   }
 }
 
-function readTcpPortsOf(pid: number): Set<number> {
+async function readTcpPortsOf(pid: number): Promise<Set<number>> {
   const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
     try {
       const socket = /^socket:\[(\d+)\]$/.exec(
-        readlinkSync(`/proc/${pid}/fd/${fd}`),
+        await readlink(`/proc/${pid}/fd/${fd}`),
       );
       if (socket) inodes.add(socket[1]);
     } catch {
@@ -167,7 +165,7 @@ function readTcpPortsOf(pid: number): Set<number> {
   }
   const ports = new Set<number>();
   for (const table of ['tcp', 'tcp6']) {
-    for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8')
+    for (const line of (await readFile(`/proc/${pid}/net/${table}`, 'utf8'))
       .split('\n')
       .slice(1)) {
       const fields = line.trim().split(/\s+/);
