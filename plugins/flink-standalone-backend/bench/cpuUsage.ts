@@ -182,9 +182,9 @@ function ensureIdleGroup(): string {
 }
 
 /**
- * Moves a process (every thread) or one thread into the idle group or back to the root group,
- * where autogroups apply again. Only the root's tasks are moved back: never a group that something
- * else (a kubelet's pods) put them in.
+ * Moves a process (every thread) or one thread into the idle group, or back to the root group
+ * where the simulated cluster's processes start and autogroups apply; nothing is moved back when
+ * the idle group was never made (the default: nice alone).
  */
 function placeInGroup(
   id: number,
