@@ -72,9 +72,18 @@ function runQueueWaitNs(tid: number): number {
   return Number(waiting);
 }
 
-export function sampleCpu(
-  processes: { name: string; pid: number }[],
-): CpuSample {
+/**
+ * A process whose CPU time is counted: with `endedChildren`, also that of its children that
+ * ended (a server forking one process per connection: a connection closed during a phase moves
+ * its time from its own process to this one's cutime, so the sum never goes back).
+ */
+export interface CountedProcess {
+  name: string;
+  pid: number;
+  endedChildren?: boolean;
+}
+
+export function sampleCpu(processes: CountedProcess[]): CpuSample {
   const own = ticks(`/proc/${process.pid}/stat`);
   const mainThread = ticks(`/proc/${process.pid}/task/${process.pid}/stat`);
   const used: Record<string, number> = {
@@ -83,8 +92,11 @@ export function sampleCpu(
     // Once it has ended (and a phase's taskset calls, next to nothing).
     'wrk (the load generator)': ticks(`/proc/${process.pid}/stat`, true),
   };
-  for (const { name, pid } of processes) {
-    used[name] = (used[name] ?? 0) + ticks(`/proc/${pid}/stat`);
+  for (const { name, pid, endedChildren } of processes) {
+    used[name] =
+      (used[name] ?? 0) +
+      ticks(`/proc/${pid}/stat`) +
+      (endedChildren ? ticks(`/proc/${pid}/stat`, true) : 0);
   }
   return {
     at: Date.now(),

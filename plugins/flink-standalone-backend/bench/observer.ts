@@ -4,8 +4,9 @@
  * figures. One Backstage backend, as an adopter runs it: our plugin and its peer, the stock
  * Kubernetes plugin (`@backstage/plugin-kubernetes-backend`), both in their production
  * configuration on the same API server with the least-privilege ServiceAccount of
- * `examples/rbac/`, behind the real catalog (the entities through its processing) and the real
- * permission framework (a policy with conditional decisions, as the example app's). The cluster
+ * `examples/rbac/`, behind the real catalog (the entities through its processing, on PostgreSQL
+ * in a process of its own) and the real permission framework (a policy with conditional
+ * decisions, as the example app's). The cluster
  * changes while measured: controllers, scheduler and kwok run, TaskManager pods are deleted at a
  * steady rate and come back through them.
  *
@@ -33,8 +34,9 @@
  * GC and libuv helpers) on the others. It is printed when set.
  * BENCH_CATALOG_PROCESSING_INTERVAL_S (unset by default) sets the catalog's processing interval
  * (Backstage's default: 100–150 s per entity): with a long one, the in-process catalog does not
- * reprocess its entities (on in-memory SQLite, whose queries block the event loop) while
- * measuring. It is printed when set. BENCH_HEAP_PROFILE_DIR samples the backend's allocations from
+ * reprocess its entities while measuring. It is printed when set. BENCH_DATABASE=sqlite puts the
+ * backend's database in its own process instead (in-memory SQLite, startTestBackend's default,
+ * whose queries block the event loop); printed as a setting either way. BENCH_HEAP_PROFILE_DIR samples the backend's allocations from
  * the start (V8's sampling heap profiler) and, at each phase, writes what is still alive and
  * prints it by package. BENCH_ALLOCATION_PROFILE_DIR samples, per phase, everything the backend's
  * main thread allocates, collected or not, and prints it by package per second: what makes the
@@ -79,6 +81,7 @@ import type { ChurnResult, ChurnTask } from './churnWorker';
 import { LatencySummary, RouteRequest, summarize } from './latency';
 import { PollTask, startWrk } from './wrkLoad';
 import { startWireCapture, tcpPortsOf } from './wireCapture';
+import { type Postgres, startPostgres } from './postgres';
 import { ThreadDelays, describeGc, watchThreadDelays } from './threadDelays';
 import {
   HeapSampling,
@@ -149,6 +152,17 @@ const PRIORITY_SETTLE_S = 20;
 const BACKEND_CORE = process.env.BENCH_BACKEND_CORE;
 const CATALOG_PROCESSING_INTERVAL_S =
   process.env.BENCH_CATALOG_PROCESSING_INTERVAL_S;
+/**
+ * The backend's database (the catalog's, the permission backend's): PostgreSQL in a process of
+ * its own by default, as production runs it; BENCH_DATABASE=sqlite gives startTestBackend's
+ * default, in-memory SQLite in the backend's process (its queries synchronous on the event loop).
+ */
+const DATABASE = process.env.BENCH_DATABASE ?? 'postgres';
+if (DATABASE !== 'postgres' && DATABASE !== 'sqlite') {
+  throw new Error(
+    `BENCH_DATABASE must be postgres or sqlite, not ${JSON.stringify(DATABASE)}`,
+  );
+}
 /** Diagnostics: what holds the heap at each phase, by the code that allocated it. */
 const HEAP_PROFILE_DIR = process.env.BENCH_HEAP_PROFILE_DIR;
 const ALLOCATION_PROFILE_DIR = process.env.BENCH_ALLOCATION_PROFILE_DIR;
@@ -296,6 +310,7 @@ async function main() {
     loadGenerator: 'wrk',
     backendMainThreadCore:
       BACKEND_CORE === undefined ? 'shared' : Number(BACKEND_CORE),
+    database: DATABASE,
     catalogProcessingIntervalSeconds:
       CATALOG_PROCESSING_INTERVAL_S === undefined
         ? "Backstage's default (100-150)"
@@ -314,6 +329,15 @@ async function main() {
     log: line => console.log(`[bench] ${line}`),
   });
   let apiProxy: Awaited<ReturnType<typeof startApiProxy>> | undefined;
+  let postgres: Postgres | undefined;
+  /**
+   * What runs behind the backend on the cores while pages poll: the simulated cluster and, on
+   * PostgreSQL, the catalog's database (in production both on machines of their own).
+   */
+  const behindTheBackend = () => [
+    ...plane.processes(),
+    ...(postgres?.processes() ?? []),
+  ];
   try {
     const shape: BenchShape = {
       clusters: CLUSTERS,
@@ -329,6 +353,12 @@ async function main() {
     await loadClusters(plane.client, shape);
     await waitForSettled(plane.client, shape);
     apiProxy = await startApiProxy(plane);
+    if (DATABASE === 'postgres') {
+      postgres = await startPostgres();
+      console.log(
+        `[bench] setting: the backend's database (the catalog's, the permission backend's) is PostgreSQL ${postgres.version} (Debian's package, its default settings) in a process of its own, as in production (BENCH_DATABASE=sqlite: in-memory SQLite in the backend's process)`,
+      );
+    }
 
     const names = Array.from({ length: CLUSTERS }, (_, i) => clusterName(i));
     const entities = names.map((name, i) =>
@@ -359,6 +389,9 @@ async function main() {
             // kinds outside its object types; a custom resource needs a group).
             objectTypes: ['pods', 'statefulsets', 'deployments', 'replicasets'],
           },
+          ...(postgres && {
+            backend: { database: postgres.backendDatabase },
+          }),
           ...(CATALOG_PROCESSING_INTERVAL_S !== undefined && {
             catalog: {
               processingInterval: {
@@ -465,12 +498,11 @@ async function main() {
       );
     }
     console.log(
-      `[bench] setting: the simulated cluster (${plane
-        .processes()
-        .map(p => p.name)
-        .join(
-          ', ',
-        )}, the API proxy's and the churn's threads) at ${describePriority(BEHIND_THE_BACKEND)} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE${PLANE_IDLE ? ', BENCH_PLANE_IDLE' : ''}${PLANE_IDLE_GROUP ? ', BENCH_PLANE_IDLE_GROUP' : ''}): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
+      `[bench] setting: the simulated cluster (${[
+        ...new Set(behindTheBackend().map(p => p.name)),
+      ].join(
+        ', ',
+      )}, the API proxy's and the churn's threads) at ${describePriority(BEHIND_THE_BACKEND)} while measured, every thread and each process's autogroup (BENCH_PLANE_NICE${PLANE_IDLE ? ', BENCH_PLANE_IDLE' : ''}${PLANE_IDLE_GROUP ? ', BENCH_PLANE_IDLE_GROUP' : ''}): the backend first on the cores, as on machines of its own; one phase per repetition at nice 0`,
     );
 
     console.log(
@@ -516,7 +548,7 @@ async function main() {
     ): Promise<PhaseResult> => {
       if (planePriority !== planePriorityNow) {
         prioritizeAllThreads(
-          plane.processes().map(p => p.pid),
+          behindTheBackend().map(p => p.pid),
           planePriority,
         );
         setThreadPriority(apiProxy!.threadId, planePriority);
@@ -568,7 +600,7 @@ async function main() {
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
       );
       const started = Date.now();
-      const cpuBefore = sampleCpu(plane.processes());
+      const cpuBefore = sampleCpu(behindTheBackend());
       const watching = watchThreadDelays();
       const profiler = PROFILE_DIR ? new Session() : undefined;
       if (profiler) {
@@ -613,7 +645,7 @@ async function main() {
       if (BACKEND_CORE !== undefined) {
         giveCore(
           Number(BACKEND_CORE),
-          plane.processes().map(p => p.pid),
+          behindTheBackend().map(p => p.pid),
           [wrk.pid],
         );
       }
@@ -621,7 +653,7 @@ async function main() {
         ? await tcpPortsOf(wrk.pid, CLIENTS)
         : undefined;
       const [load, churn] = await Promise.all(running);
-      const cpu = coresUsed(cpuBefore, sampleCpu(plane.processes()));
+      const cpu = coresUsed(cpuBefore, sampleCpu(behindTheBackend()));
       const delays = watching.stop();
       if (profiler) {
         const { profile } = await profiler.post('Profiler.stop');
@@ -923,6 +955,7 @@ async function main() {
     for (const line of lines) console.log(`  ${line}`);
   } finally {
     await apiProxy?.close();
+    await postgres?.stop();
     await plane.stop();
     removeIdleGroup();
   }
