@@ -35,10 +35,10 @@
  * BENCH_CATALOG_PROCESSING_INTERVAL_S (unset by default) sets the catalog's processing interval
  * (Backstage's default: 100–150 s per entity): with a long one, the in-process catalog does not
  * reprocess its entities while measuring. It is printed when set. BENCH_DATABASE=sqlite puts the
- * backend's database in its own process instead (in-memory SQLite, startTestBackend's default,
- * whose queries block the event loop); printed as a setting either way. BENCH_HEAP_PROFILE_DIR samples the backend's allocations from
- * the start (V8's sampling heap profiler) and, at each phase, writes what is still alive and
- * prints it by package. BENCH_ALLOCATION_PROFILE_DIR samples, per phase, everything the backend's
+ * catalog's database in the backend's process instead of PostgreSQL (in-memory SQLite,
+ * startTestBackend's default, whose queries block the event loop); printed as a setting either
+ * way. BENCH_HEAP_PROFILE_DIR samples the backend's allocations from the start (V8's sampling
+ * heap profiler) and, at each phase, writes what is still alive and prints it by package. BENCH_ALLOCATION_PROFILE_DIR samples, per phase, everything the backend's
  * main thread allocates, collected or not, and prints it by package per second: what makes the
  * garbage collector run. BENCH_ALLOCATION_PROFILE=survived samples instead only what survived a
  * young GC: what the young GCs copy and promote, which is what their pauses cost.
@@ -153,7 +153,7 @@ const BACKEND_CORE = process.env.BENCH_BACKEND_CORE;
 const CATALOG_PROCESSING_INTERVAL_S =
   process.env.BENCH_CATALOG_PROCESSING_INTERVAL_S;
 /**
- * The backend's database (the catalog's, the permission backend's): PostgreSQL in a process of
+ * The backend's database (the catalog's: no other plugin here has one): PostgreSQL in a process of
  * its own by default, as production runs it; BENCH_DATABASE=sqlite gives startTestBackend's
  * default, in-memory SQLite in the backend's process (its queries synchronous on the event loop).
  */
@@ -356,7 +356,7 @@ async function main() {
     if (DATABASE === 'postgres') {
       postgres = await startPostgres();
       console.log(
-        `[bench] setting: the backend's database (the catalog's, the permission backend's) is PostgreSQL ${postgres.version} (Debian's package, its default settings) in a process of its own, as in production (BENCH_DATABASE=sqlite: in-memory SQLite in the backend's process)`,
+        `[bench] setting: the backend's database (the catalog's) is PostgreSQL ${postgres.version} (Debian's package, its default settings) in a process of its own, as in production (BENCH_DATABASE=sqlite: in-memory SQLite in the backend's process)`,
       );
     }
 

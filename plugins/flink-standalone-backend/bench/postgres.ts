@@ -70,7 +70,7 @@ const NAME = 'postgres (the catalog)';
 export async function startPostgres(): Promise<Postgres> {
   const bin = serverBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'bench-postgres-'));
-  // As root, the server runs as the package's user; as anyone else, as that user.
+  // PostgreSQL refuses root: as root, the server runs as the package's user; else as the caller.
   const asServerUser =
     userInfo().uid === 0
       ? (() => {
