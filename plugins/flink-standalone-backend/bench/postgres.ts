@@ -19,8 +19,8 @@ import {
 } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Socket } from 'node:net';
 import {
+  FatalError,
   freePorts,
   ManagedProcess,
   removeWorkDir,
@@ -124,15 +124,14 @@ export async function startPostgres(): Promise<Postgres> {
   try {
     await waitFor(
       'PostgreSQL to accept connections',
-      async () => {
+      () => {
         if (!postmaster.alive) {
-          throw new Error(`PostgreSQL exited: ${postmaster.logTail(10)}`);
+          throw new FatalError(`PostgreSQL exited: ${postmaster.logTail(10)}`);
         }
-        return (
-          readFileSync(join(data, 'postmaster.pid'), 'utf8')
-            .split('\n')
-            .some(line => line.trim() === 'ready') && (await accepts(port))
-        );
+        // The server's status in its pid file: "ready" once it accepts connections.
+        return readFileSync(join(data, 'postmaster.pid'), 'utf8')
+          .split('\n')
+          .some(line => line.trim() === 'ready');
       },
       { timeoutMs: 30_000 },
     );
@@ -160,18 +159,6 @@ export async function startPostgres(): Promise<Postgres> {
       removeWorkDir(dir);
     },
   };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise(resolve => {
-    const socket = new Socket();
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.connect(port, '127.0.0.1');
-  });
 }
 
 function childrenOf(pid: number): number[] {
