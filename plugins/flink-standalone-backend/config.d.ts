@@ -7,7 +7,8 @@ export interface Config {
      * permission framework give it with the caller's credentials). Past `ttlSeconds`, and up to
      * twice that, the reused decision is served while a new one loads in the background;
      * entities and answers read within the last minute are refreshed in the background once
-     * `ttlSeconds` old, 100 to a request. A policy change, a new owner or an
+     * `ttlSeconds` old (some of the oldest earlier, to keep the rate even: all of them once
+     * per `ttlSeconds`), 100 to a request. A policy change, a new owner or an
      * edited annotation shows within about `ttlSeconds` for a page that keeps polling, within
      * twice that in any case. 0 asks the catalog and the permission framework on every read.
      */

@@ -255,8 +255,20 @@ interface PhaseResult {
   atWire?: LatencySummary & { dropped: number };
   /** Requests to the catalog and permission backends per request to the measured route. */
   callsPerRequest: { catalog: number; permission: number };
+  /** The most catalog requests in one second of the phase (counted from its start). */
+  catalogBusiestSecond: number;
   /** Cores used during the phase: the machine's, and by thread or process. */
   cpu: ReturnType<typeof coresUsed>;
+}
+
+/** The most of `times` (ms) in one second counted from `start`. */
+function busiestSecond(times: number[], start: number): number {
+  const perSecond = new Map<number, number>();
+  for (const at of times) {
+    const second = Math.floor((at - start) / 1000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+  }
+  return Math.max(0, ...perSecond.values());
 }
 
 /** Writes a phase's profile (`.cpuprofile`, `.heapprofile`: DevTools opens both); its path. */
@@ -415,6 +427,8 @@ async function main() {
       const before = { ...calls };
       return (plugin: string) => (calls[plugin] ?? 0) - (before[plugin] ?? 0);
     };
+    /** When each catalog request arrived (ms): whether they come evenly or in bursts. */
+    const catalogCallsAt: number[] = [];
     // And how long the server took for each request to a measured route, arrival to last byte:
     // what the clients see, less their own waiting and the network.
     const handledMs: Record<string, number[]> = {
@@ -424,6 +438,7 @@ async function main() {
     };
     onPluginRequest(backend.server, (plugin, response) => {
       calls[plugin] = (calls[plugin] ?? 0) + 1;
+      if (plugin === 'catalog') catalogCallsAt.push(Date.now());
       const handled = handledMs[plugin];
       if (!handled) return;
       const arrived = process.hrtime.bigint();
@@ -708,6 +723,10 @@ async function main() {
           catalog: served('catalog') / served(route),
           permission: served('permission') / served(route),
         },
+        catalogBusiestSecond: busiestSecond(
+          catalogCallsAt.filter(at => at >= started),
+          started,
+        ),
         load,
         churn,
         apiPerSecond,
@@ -721,6 +740,7 @@ async function main() {
             .map(([k, v]) => `${k}=${v.toFixed(1)}`)
             .join(' ')}` +
           ` | per request: catalog ${result.callsPerRequest.catalog.toFixed(2)}, permission ${result.callsPerRequest.permission.toFixed(2)}` +
+          ` (catalog requests in the busiest second: ${result.catalogBusiestSecond})` +
           ` | at the server p50=${atServer.p50.toFixed(2)}ms p99=${atServer.p99.toFixed(2)}ms max=${atServer.max.toFixed(1)}ms` +
           `${atWire ? ` | at the wire p50=${atWire.p50.toFixed(2)}ms p99=${atWire.p99.toFixed(2)}ms max=${atWire.max.toFixed(1)}ms (${atWire.samples} of wrk's ${load.samples} requests, ${atWire.dropped} packets dropped)` : ''}` +
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
@@ -864,6 +884,10 @@ async function main() {
       )}`,
       `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.backend.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.backend.gcMaxMs))}`,
       `the backend's main thread waited for a core while ours polled (ms per second): ${spread(all(r => r.oursPolling.cpu.mainThreadWaitMsPerSecond))}`,
+      `catalog requests in the busiest second while ours polled: ${spread(
+        all(r => r.oursPolling.catalogBusiestSecond),
+        0,
+      )}`,
       `status p99 at ${CLIENTS} clients polling with the simulated cluster at the backend's priority (ms), ours: ${spread(
         all(r => r.oursPollingAtEqualPriority.load.p99),
         2,

@@ -231,11 +231,60 @@ describe('StatusReadAccess', () => {
       entity: { metadata: { annotations: { edited: 'yes' } } },
     });
 
-    // Refreshed a second ago: nothing is due yet.
-    advance(1_000);
-    await access.read(refs[2], alice);
+    // Loaded together, they came due together. Each round (a second apart) also refreshes the
+    // oldest of them early, up to a tenth (an even rate: all once per TTL), so they spread over
+    // the next TTL and stay spread: no burst of requests every TTL, and no read waits.
+    const perRound: number[] = [];
+    for (let round = 1; round <= 30; round++) {
+      const before = calls.batches.length;
+      advance(1_000);
+      await access.read(refs[round], alice);
+      await settle();
+      perRound.push(...calls.batches.slice(before));
+    }
+    expect(perRound).toEqual(Array(30).fill(25));
+    expect(calls.catalog).toBe(250);
+  });
+
+  it('refreshes at an even rate in full requests, however far apart the reads start rounds: none for a few refs, no read waits', async () => {
+    const { access, calls, entities, advance } = setup({ maxEntries: 1000 });
+    const refs = Array.from({ length: 1000 }, (_, i) => {
+      const ref = `component:default/c${i}`;
+      entities.set(ref, named(`c${i}`));
+      return ref;
+    });
+    for (const ref of refs) await access.read(ref, alice);
+    advance(10_000);
+    await access.read(refs[0], alice);
     await settle();
-    expect(calls).toMatchObject({ catalog: 250, batches: [100, 100, 50] });
+    expect(calls.batches).toEqual(Array(10).fill(100));
+
+    // Reads start rounds a little more than a second apart, as polling pages do.
+    let elapsed = 0;
+    for (let round = 1; round <= 40; round++) {
+      const sinceLast = 1_000 + (round % 3) * 10;
+      elapsed += sinceLast;
+      advance(sinceLast);
+      await access.read(refs[round], alice);
+      await settle();
+    }
+    const later = calls.batches.slice(10);
+    expect(new Set(later)).toEqual(new Set([100]));
+    // All 1,000 once per TTL: 100 refs a second, a request each.
+    expect(later.length).toBeGreaterThanOrEqual(Math.floor(elapsed / 1_000));
+    expect(later.length).toBeLessThanOrEqual(Math.ceil(elapsed / 1_000) + 1);
+    expect(calls.catalog).toBe(1000);
+  });
+
+  it('refreshes a value early only once it is a round old: a value just loaded is not asked again', async () => {
+    const { access, calls, advance } = setup();
+    await access.read(REF, alice);
+    await settle();
+    // Read again after a pause past twice the TTL: loaded first, and not refreshed right after.
+    advance(30_000);
+    await access.read(REF, alice);
+    await settle();
+    expect(calls).toMatchObject({ catalog: 2, batches: [] });
   });
 
   it("loads first reads that arrive together with shared requests, 100 refs to a request: entities, and a conditional caller's answers", async () => {
@@ -449,11 +498,12 @@ describe('StatusReadAccess', () => {
     // An unchanged answer is the object already held.
     expect(await access.read(refs[0], alice)).toBe(first);
 
-    // Refreshed a second ago: nothing is due yet.
+    // A second later, the oldest tenth is refreshed early (see above): spread over the TTL.
     advance(1_000);
     await access.read(refs[2], alice);
     await settle();
-    expect(calls.batches).toHaveLength(152);
+    expect(calls.batches.slice(152)).toEqual([15]);
+    expect(calls.authorized.slice(152)).toEqual([15]);
   });
 
   it('keeps each caller apart, a plugin acting for a user apart from the user, and at most maxEntries callers', async () => {

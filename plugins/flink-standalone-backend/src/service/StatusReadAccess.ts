@@ -136,8 +136,9 @@ const keyOf = (group: string, ref: string) => `${group}\n${ref}`;
  * Values per entity ref (in groups: one per caller, or one for the plugin itself), as status
  * reads need them. A value read within the last minute is refreshed once it is `ttlMs` old, in
  * the background and in batches (one `many` per group and 100 refs, a round at most every
- * second, started by a read): so a polled read never waits, and the catalog and permission
- * backends see a few requests per second whatever the number of reads. A value read after a
+ * second, started by a read; some of the oldest earlier, for an even rate: see refreshDue): so
+ * a polled read never waits, and the catalog and permission backends see a steady few requests
+ * per second whatever the number of reads. A value read after a
  * pause is served while up to twice `ttlMs` old (and refreshed); older, or never read, it is
  * loaded first.
  */
@@ -261,25 +262,52 @@ class KeptFreshWhileRead<T> {
     );
   }
 
-  /** Starts a refresh round if none runs and the last began a round interval ago. */
+  /**
+   * Starts a refresh round if none runs and the last began a round interval ago. A round
+   * refreshes the kept values a TTL old, and more of the oldest (a round old at least) up to its
+   * share of an even rate: all kept values once per TTL. Values loaded together (pages opened at
+   * once, a restart) would otherwise come due together every TTL, a burst of catalog requests
+   * that holds up the reads arriving meanwhile; topped up this way, they spread out over the
+   * next TTL and stay spread. The share is rounded down to whole requests and, when the due
+   * values outnumber it, up to whole requests: no request for a few refs where there are more.
+   */
   private refreshDue(now: number): void {
     if (this.refreshing || now - this.lastRoundAt < REFRESH_ROUND_MS) return;
+    const { ttlMs } = this.options;
+    const sinceLastRound = Math.min(now - this.lastRoundAt, ttlMs);
     this.lastRoundAt = now;
-    const due = new Map<string, KeptValue<T>[]>();
-    for (const [key, entry] of this.entries) {
-      if (
-        now - entry.loadedAt >= this.options.ttlMs &&
-        now - entry.readAt <= KEEP_FRESH_WHILE_READ_MS &&
-        !this.loading.has(key)
-      ) {
-        const group = due.get(entry.group);
-        if (group) group.push(entry);
-        else due.set(entry.group, [entry]);
-      }
+    const age = (entry: KeptValue<T>) => now - entry.loadedAt;
+    // Entries are held in the order they were loaded, the oldest first: so are these.
+    const eligible = [...this.entries.entries()]
+      .filter(
+        ([key, entry]) =>
+          now - entry.readAt <= KEEP_FRESH_WHILE_READ_MS &&
+          !this.loading.has(key),
+      )
+      .map(([, entry]) => entry);
+    const evenShare = Math.floor((eligible.length * sinceLastRound) / ttlMs);
+    // In whole requests where it fills one: 100 refs, not 100 and then 1.
+    const share =
+      evenShare < REFS_PER_REQUEST
+        ? evenShare
+        : evenShare - (evenShare % REFS_PER_REQUEST);
+    const due = eligible.filter(entry => age(entry) >= ttlMs).length;
+    const count =
+      due > share
+        ? Math.ceil(due / REFS_PER_REQUEST) * REFS_PER_REQUEST
+        : share;
+    const chosen = eligible
+      .slice(0, count)
+      .filter(entry => age(entry) >= Math.min(ttlMs, REFRESH_ROUND_MS));
+    if (chosen.length === 0) return;
+    const byGroup = new Map<string, KeptValue<T>[]>();
+    for (const entry of chosen) {
+      const group = byGroup.get(entry.group);
+      if (group) group.push(entry);
+      else byGroup.set(entry.group, [entry]);
     }
-    if (due.size === 0) return;
     this.refreshing = true;
-    void this.refresh([...due.values()]).finally(
+    void this.refresh([...byGroup.values()]).finally(
       () => (this.refreshing = false),
     );
   }
