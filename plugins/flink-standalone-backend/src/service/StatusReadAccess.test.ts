@@ -140,6 +140,20 @@ const named = (name: string): Entity => ({
 
 const alice = mockCredentials.user('user:default/alice');
 
+/** Puts `count` entities (c0, c1, …) in the catalog and reads each once as alice; their refs. */
+async function readNewEntities(
+  { access, entities }: ReturnType<typeof setup>,
+  count: number,
+): Promise<string[]> {
+  const refs = Array.from({ length: count }, (_, i) => {
+    const ref = `component:default/c${i}`;
+    entities.set(ref, named(`c${i}`));
+    return ref;
+  });
+  for (const ref of refs) await access.read(ref, alice);
+  return refs;
+}
+
 /** An entity whose `spec.owner` is `owner`, in the catalog's versioning. */
 const owned = (name: string, owner: string): Entity => ({
   ...named(name),
@@ -210,13 +224,9 @@ describe('StatusReadAccess', () => {
   });
 
   it('keeps the entities being read fresh, in the background and 100 to a catalog request: a polled read never waits for the catalog', async () => {
-    const { access, calls, entities, advance } = setup({ maxEntries: 1000 });
-    const refs = Array.from({ length: 250 }, (_, i) => {
-      const ref = `component:default/c${i}`;
-      entities.set(ref, named(`c${i}`));
-      return ref;
-    });
-    for (const ref of refs) await access.read(ref, alice);
+    const context = setup({ maxEntries: 1000 });
+    const { access, calls, entities, advance } = context;
+    const refs = await readNewEntities(context, 250);
     expect(calls.catalog).toBe(250);
 
     entities.set(refs[0], {
@@ -247,13 +257,9 @@ describe('StatusReadAccess', () => {
   });
 
   it('refreshes at an even rate in full requests, however far apart the reads start rounds: none for a few refs, no read waits', async () => {
-    const { access, calls, entities, advance } = setup({ maxEntries: 1000 });
-    const refs = Array.from({ length: 1000 }, (_, i) => {
-      const ref = `component:default/c${i}`;
-      entities.set(ref, named(`c${i}`));
-      return ref;
-    });
-    for (const ref of refs) await access.read(ref, alice);
+    const context = setup({ maxEntries: 1000 });
+    const { access, calls, advance } = context;
+    const refs = await readNewEntities(context, 1000);
     advance(10_000);
     await access.read(refs[0], alice);
     await settle();
