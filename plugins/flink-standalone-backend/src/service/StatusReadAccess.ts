@@ -269,7 +269,8 @@ class KeptFreshWhileRead<T> {
    * once, a restart) would otherwise come due together every TTL, a burst of catalog requests
    * that holds up the reads arriving meanwhile; topped up this way, they spread out over the
    * next TTL and stay spread. The share is rounded down to whole requests and, when the due
-   * values outnumber it, up to whole requests: no request for a few refs where there are more.
+   * values outnumber it, up to whole requests: no request for a few refs where there are more
+   * (counted over all groups; each group's values go in requests of their own).
    */
   private refreshDue(now: number): void {
     if (this.refreshing || now - this.lastRoundAt < REFRESH_ROUND_MS) return;
@@ -277,21 +278,24 @@ class KeptFreshWhileRead<T> {
     const sinceLastRound = Math.min(now - this.lastRoundAt, ttlMs);
     this.lastRoundAt = now;
     const age = (entry: KeptValue<T>) => now - entry.loadedAt;
-    // Entries are held in the order they were loaded, the oldest first: so are these.
-    const eligible = [...this.entries.entries()]
-      .filter(
-        ([key, entry]) =>
-          now - entry.readAt <= KEEP_FRESH_WHILE_READ_MS &&
-          !this.loading.has(key),
+    // Entries are held in the order they were loaded, the oldest first: so are these, and the
+    // due ones come first.
+    const eligible: KeptValue<T>[] = [];
+    for (const [key, entry] of this.entries) {
+      if (
+        now - entry.readAt <= KEEP_FRESH_WHILE_READ_MS &&
+        !this.loading.has(key)
       )
-      .map(([, entry]) => entry);
+        eligible.push(entry);
+    }
     const evenShare = Math.floor((eligible.length * sinceLastRound) / ttlMs);
     // In whole requests where it fills one: 100 refs, not 100 and then 1.
     const share =
       evenShare < REFS_PER_REQUEST
         ? evenShare
         : evenShare - (evenShare % REFS_PER_REQUEST);
-    const due = eligible.filter(entry => age(entry) >= ttlMs).length;
+    const firstNotDue = eligible.findIndex(entry => age(entry) < ttlMs);
+    const due = firstNotDue < 0 ? eligible.length : firstNotDue;
     const count =
       due > share
         ? Math.ceil(due / REFS_PER_REQUEST) * REFS_PER_REQUEST
