@@ -52,6 +52,7 @@ backstage-cli repo lint
 # and Chromium next to realPods.test.ts's real Flink clusters left pages waiting past their
 # bounds (two CI failures, each a different step of a journey).
 results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT # the results are read below; nothing stays in /tmp
 status=0
 step "tests (jest via backstage-cli): every package but the browser journeys"
 backstage-cli repo test --ci --json --outputFile="$results/packages.json" \
