@@ -724,7 +724,9 @@ async function main() {
           permission: served('permission') / served(route),
         },
         catalogBusiestSecond: busiestSecond(
-          catalogCallsAt.filter(at => at >= started),
+          catalogCallsAt.filter(
+            at => at >= started && at < started + seconds * 1000,
+          ),
           started,
         ),
         load,
