@@ -2,12 +2,37 @@ import type {
   FlinkRestSummary,
   RestUnreachableReason,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import type { FlinkRestObservation } from './types';
+import type { V1Node } from '@kubernetes/client-node';
+import {
+  componentLabel,
+  isPodReady,
+  isSimulatedNode,
+  isTerminating,
+} from './kube';
+import type { ClusterSnapshot, FlinkRestObservation } from './types';
 
 /** What the snapshot tells about the JobManager, to explain an unreachable REST API. */
 export interface JobManagerFacts {
   ready: boolean;
   onSimulatedNodes: boolean;
+}
+
+/** REST is served by a JobManager: is one Ready, and do its pods run anywhere a Flink process could? */
+export function jobManagerFacts(
+  snapshot: Pick<ClusterSnapshot, 'pods' | 'nodes'>,
+): JobManagerFacts {
+  const live = snapshot.pods.filter(
+    pod => componentLabel(pod.metadata) === 'jobmanager' && !isTerminating(pod),
+  );
+  const placed = live
+    .map(pod =>
+      snapshot.nodes.find(n => n.metadata?.name === pod.spec?.nodeName),
+    )
+    .filter((node): node is V1Node => node !== undefined);
+  return {
+    ready: live.some(isPodReady),
+    onSimulatedNodes: placed.length > 0 && placed.every(isSimulatedNode),
+  };
 }
 
 export function summarizeRest(

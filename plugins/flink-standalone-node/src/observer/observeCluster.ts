@@ -1,4 +1,4 @@
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import {
   clusterObjectNames,
   FlinkClusterStatus,
@@ -14,8 +14,8 @@ import { clusterConditions } from './conditions';
 import { deploymentState } from './deploymentState';
 import { componentErrors } from './errors';
 import { recentEvents } from './events';
-import { summarizeRest } from './flink';
-import { componentLabel, isSimulatedNode } from './kube';
+import { jobManagerFacts, summarizeRest } from './flink';
+import { componentLabel } from './kube';
 import { PodContext, summarizePod } from './pods';
 import {
   ClusterSnapshot,
@@ -77,7 +77,7 @@ export function observeCluster(
     ),
   ];
   const [jm, tm] = components;
-  const flink = summarizeRest(rest, jobManagerFacts(jm, nodes));
+  const flink = summarizeRest(rest, jobManagerFacts(snapshot));
   const pods = components.flatMap(c =>
     c.pods.map(p => withRestoreSource(p.status, flink.lastRestore)),
   );
@@ -197,19 +197,4 @@ function componentView(
 function byOrdinalThenName(a: PodStatus, b: PodStatus): number {
   const ordinal = (p: PodStatus) => p.ordinal ?? Number.MAX_SAFE_INTEGER;
   return ordinal(a) - ordinal(b) || a.name.localeCompare(b.name);
-}
-
-/** REST is served by a JobManager: do its pods run anywhere a Flink process could? */
-function jobManagerFacts(
-  jm: ComponentView,
-  nodes: ReadonlyMap<string, V1Node>,
-) {
-  const live = jm.pods.filter(p => !p.status.deletionTimestamp);
-  const placed = live
-    .map(p => (p.status.node ? nodes.get(p.status.node) : undefined))
-    .filter((n): n is V1Node => n !== undefined);
-  return {
-    ready: live.some(p => p.status.ready),
-    onSimulatedNodes: placed.length > 0 && placed.every(isSimulatedNode),
-  };
 }

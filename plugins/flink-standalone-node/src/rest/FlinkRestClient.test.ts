@@ -76,6 +76,20 @@ describe('FlinkRestClient through the service proxy', () => {
     });
     expect(refresh).toBe(one);
   });
+
+  it('tells a failing cluster the same way each time: the error of the first endpoint in order, not of the first to fail', async () => {
+    const client = new FlinkRestClient();
+    const errors = new Set<string | undefined>();
+    // Every endpoint fails here, and their answers come back in any order.
+    for (let i = 0; i < 10; i++) {
+      errors.add((await client.fetch(cluster, namespace, 'failing')).error);
+    }
+    expect([...errors]).toEqual([
+      expect.stringMatching(
+        /^HTTP \d+ from \/overview through the service proxy/,
+      ),
+    ]);
+  });
 });
 
 describe('FlinkRestClient refresh budget', () => {

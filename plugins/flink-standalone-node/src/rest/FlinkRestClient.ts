@@ -15,6 +15,16 @@ interface RestoreMemo {
   latest?: JobRestore;
 }
 
+/**
+ * The answers, or the error of the first endpoint that failed in the order they are listed (not
+ * the first to fail in time): a cluster failing the same way each time is told the same way.
+ */
+function inOrder<T>(answers: PromiseSettledResult<T>[]): T[] {
+  const failed = answers.find(a => a.status === 'rejected');
+  if (failed) throw failed.reason;
+  return answers.map(a => (a as PromiseFulfilledResult<T>).value);
+}
+
 /** @public */
 export interface FlinkRestClientOptions {
   /** How long an answer is served before it is fetched again (default 5 s). */
@@ -151,8 +161,10 @@ export class FlinkRestClient {
   ): Promise<FlinkRestObservation> {
     const fetchedAt = this.now().toISOString();
     try {
-      const [overview, taskManagers, jobs] = await Promise.all(
-        ENDPOINTS.map(e => this.get(cluster, namespace, name, e)),
+      const [overview, taskManagers, jobs] = inOrder(
+        await Promise.allSettled(
+          ENDPOINTS.map(e => this.get(cluster, namespace, name, e)),
+        ),
       );
       const observedJobs: RestJob[] = (jobs.jobs ?? []).map((job: any) => ({
         jid: job.jid,

@@ -105,6 +105,21 @@ async function statusWhere(
 const condition = (status: FlinkClusterStatus, type: string) =>
   status.conditions.find(c => c.type === type)!;
 
+/** A read's status, and its memo: the last chunk, the same Buffer while the status is reused. */
+async function readWithMemo(from: FlinkObserver) {
+  const chunks = await from.getStatusJson(ref());
+  const status: FlinkClusterStatus = JSON.parse(
+    Buffer.concat(chunks).toString('utf8'),
+  );
+  return { memo: chunks[chunks.length - 1], status };
+}
+
+/** The version of what the status of `orders` is computed from, in an observer's cache. */
+function versionOf(from: FlinkObserver) {
+  const cache = from.cacheOf(TEST_CLUSTER);
+  return cache.version(cache.sourcesOf(cache.snapshot(namespace, 'orders')));
+}
+
 describe('FlinkObserver against the real control plane', () => {
   it('goes MISSING → DEPLOYING → DEPLOYED_NOT_READY, saying plainly that pods are simulated', async () => {
     expect((await observer.getStatus(ref())).jobManagerDeploymentStatus).toBe(
@@ -472,14 +487,7 @@ describe('FlinkObserver against the real control plane', () => {
         lastTimestamp: new Date().toISOString(),
         count: 1,
       });
-    // The memo is the chunk after this read's times: the same Buffer while the status is reused.
-    const read = async () => {
-      const chunks = await quiet.getStatusJson(ref());
-      const status: FlinkClusterStatus = JSON.parse(
-        Buffer.concat(chunks).toString('utf8'),
-      );
-      return { memo: chunks[1], status };
-    };
+    const read = () => readWithMemo(quiet);
     const eventsOf = (name: string) =>
       quiet
         .cacheOf(TEST_CLUSTER)
@@ -497,12 +505,7 @@ describe('FlinkObserver against the real control plane', () => {
         );
       });
       await quiet.refreshRest(ref());
-      const ownVersion = () => {
-        const cache = quiet.cacheOf(TEST_CLUSTER);
-        return cache.version(
-          cache.sourcesOf(cache.snapshot(namespace, 'orders')),
-        );
-      };
+      const ownVersion = () => versionOf(quiet);
       // Another cluster's event comes in: the same status serves. Controllers may still be
       // writing this cluster's own status after its pods turned ready, and such a write rightly
       // means a new status: look for a window in which only the other cluster changed.
@@ -570,6 +573,60 @@ describe('FlinkObserver against the real control plane', () => {
       });
     } finally {
       quiet.close();
+    }
+  });
+
+  it("keeps a computed status over REST refetches that answer the same, serving each answer's fetchedAt", async () => {
+    await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
+    await statusWhere(
+      s => s.taskManager?.replicas.ready === 2,
+      'TaskManagers ready',
+    );
+    // Only the clock is ours: the REST answer turns old when we say (default maxAge, 5 s).
+    let clock = Date.now();
+    const refetching = new FlinkObserver({
+      registry,
+      now: () => new Date(clock),
+    });
+    try {
+      await refetching.getStatus(ref());
+      await refetching.refreshRest(ref());
+      // Kubernetes may still be writing this cluster's objects, which rightly means a new
+      // status: look for a refetch during which nothing of the cluster changed.
+      const { first, second } = await waitFor(
+        'a REST refetch while the cluster stays the same',
+        async () => {
+          const before = versionOf(refetching);
+          const firstRead = await readWithMemo(refetching);
+          clock += 5_001;
+          await refetching.getStatus(ref()); // starts the background refetch
+          await refetching.refreshRest(ref()); // and waits for it
+          const secondRead = await readWithMemo(refetching);
+          return (
+            versionOf(refetching) === before && {
+              first: firstRead,
+              second: secondRead,
+            }
+          );
+        },
+      );
+      // Pods on kwok nodes: the answer is the same (unreachable, simulated nodes) each time.
+      expect(second.status.flink.reachable).toBe(false);
+      expect(Date.parse(second.status.flink.fetchedAt!)).toBeGreaterThan(
+        Date.parse(first.status.flink.fetchedAt!),
+      );
+      expect(second.memo).toBe(first.memo);
+      expect(second.status).toEqual({
+        ...first.status,
+        observedAt: second.status.observedAt,
+        lastSyncedAt: second.status.lastSyncedAt,
+        flink: {
+          ...first.status.flink,
+          fetchedAt: second.status.flink.fetchedAt,
+        },
+      });
+    } finally {
+      refetching.close();
     }
   });
 

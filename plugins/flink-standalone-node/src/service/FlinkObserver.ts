@@ -1,9 +1,17 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { FlinkClusterStatus } from '@flink-standalone/plugin-flink-standalone-common';
+import type {
+  FlinkClusterStatus,
+  FlinkRestSummary,
+} from '@flink-standalone/plugin-flink-standalone-common';
 import type { ClusterRegistry } from '../cluster/ClusterRegistry';
 import type { FlinkClusterRef } from '../apply/clusterOperations';
-import { observeCluster } from '../observer';
-import { DEFAULT_OBSERVE_OPTIONS } from '../observer';
+import { DEFAULT_OBSERVE_OPTIONS, observeCluster } from '../observer';
+import type { FlinkRestObservation } from '../observer';
+import {
+  JobManagerFacts,
+  jobManagerFacts,
+  summarizeRest,
+} from '../observer/flink';
 import { FlinkRestClient } from '../rest/FlinkRestClient';
 import { ClusterWatchCache, SnapshotSources } from '../watch/ClusterWatchCache';
 
@@ -32,9 +40,15 @@ export interface FlinkObserverOptions {
 interface Memo {
   sources: SnapshotSources;
   version: string;
-  restFetchedAt?: string;
   second: number;
   timeSensitive: boolean;
+  /** The Flink REST answer last found to give this status (each refetch is a new object). */
+  rest?: FlinkRestObservation;
+  /** What the JobManager's pods tell, to summarize a newer REST answer as the status would. */
+  jobManager: JobManagerFacts;
+  /** `flink` without its fetchedAt and opening brace, then a comma. */
+  flink: Buffer;
+  /** The other fields (not flink, not the times), without the opening brace. */
   json: Buffer;
 }
 
@@ -112,14 +126,22 @@ export class FlinkObserver {
   }
 
   /**
-   * The same status as UTF-8 JSON, in chunks to be written in order: this read's times, then the
-   * rest, serialized and encoded once per change of the cluster, not once per request (entity
-   * pages poll far more often than clusters change), and not copied per request either.
+   * The same status as UTF-8 JSON, in chunks to be written in order: this read's times and its
+   * REST answer's, then the rest, serialized and encoded once per change of the cluster or of
+   * what Flink answers, not once per request (entity pages poll far more often than clusters
+   * change) nor per REST refetch, and not copied per request either.
    */
   async getStatusJson(ref: ObservedClusterRef): Promise<Buffer[]> {
     const { memo, observedAt, lastSyncedAt } = await this.current(ref);
-    const times = JSON.stringify({ observedAt, lastSyncedAt });
-    return [Buffer.from(`${times.slice(0, -1)},`), memo.json];
+    const fetchedAt = memo.rest?.fetchedAt;
+    const times = JSON.stringify({
+      observedAt,
+      lastSyncedAt,
+      flink: { fetchedAt },
+    });
+    // `{"observedAt":…,"flink":{"fetchedAt":…` and a comma before flink's other fields, if any.
+    const head = `${times.slice(0, -2)}${fetchedAt === undefined ? '' : ','}`;
+    return [Buffer.from(head), memo.flink, memo.json];
   }
 
   /** The memoized status, computed anew when something it depends on changed. */
@@ -144,10 +166,10 @@ export class FlinkObserver {
     const previous = this.computed.get(clusterKey);
     if (
       previous &&
-      previous.restFetchedAt === rest?.fetchedAt &&
       // Terminating and not-Ready pods make a status depend on the clock (see timeSensitive).
       (!previous.timeSensitive || previous.second === second) &&
-      previous.version === cache.version(previous.sources)
+      previous.version === cache.version(previous.sources) &&
+      givesSameStatus(previous, rest)
     ) {
       return { memo: previous, ...times };
     }
@@ -165,17 +187,20 @@ export class FlinkObserver {
     const memo: Memo = {
       sources,
       version: cache.version(sources),
-      restFetchedAt: rest?.fetchedAt,
       second,
       // A terminating pod turns stuck with time, a pod that is not Ready can block a rollout.
       timeSensitive: status.pods.some(
         p => p.deletionTimestamp !== undefined || !p.ready,
       ),
+      rest,
+      jobManager: jobManagerFacts(snapshot),
+      flink: flinkChunk(status.flink),
       json: Buffer.from(
         JSON.stringify({
           ...status,
           observedAt: undefined,
           lastSyncedAt: undefined,
+          flink: undefined,
         }).slice(1),
       ),
     };
@@ -194,4 +219,31 @@ export class FlinkObserver {
     this.caches.clear();
     this.computed.clear();
   }
+}
+
+/**
+ * Whether a REST answer gives the memo's status: the answer it was computed from, or a refetch
+ * whose summary differs only in when it was fetched. Most refetches are such (Flink's counts
+ * and jobs change rarely, its heartbeat times are not shown), and recomputing a status of tens
+ * of KB for each would be most of the observer's work. A refetch found the same is remembered,
+ * so it is summarized once, not once per read.
+ */
+function givesSameStatus(
+  memo: Memo,
+  rest: FlinkRestObservation | undefined,
+): boolean {
+  if (memo.rest === rest) return true;
+  if (
+    !rest ||
+    !memo.flink.equals(flinkChunk(summarizeRest(rest, memo.jobManager)))
+  )
+    return false;
+  memo.rest = rest;
+  return true;
+}
+
+/** `status.flink` as the memo keeps it: its fetchedAt is served with each read's times. */
+function flinkChunk(flink: FlinkRestSummary): Buffer {
+  const json = JSON.stringify({ ...flink, fetchedAt: undefined });
+  return Buffer.from(`${json.slice(1)},`);
 }
