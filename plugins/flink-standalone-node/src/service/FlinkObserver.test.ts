@@ -114,6 +114,28 @@ async function readWithMemo(from: FlinkObserver) {
   return { memo: chunks[chunks.length - 1], status };
 }
 
+/**
+ * `orders` with its TaskManagers ready, and an observer with every option at its default but
+ * the clock, which the test moves; the first REST answer is in.
+ */
+async function readyWithClockedObserver() {
+  await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
+  await statusWhere(
+    s => s.taskManager?.replicas.ready === 2,
+    'TaskManagers ready',
+  );
+  let clock = Date.now();
+  const clocked = new FlinkObserver({ registry, now: () => new Date(clock) });
+  await clocked.getStatus(ref());
+  await clocked.refreshRest(ref()); // joins the first fetch, if still in flight
+  return {
+    clocked,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
+}
+
 /** The version of what the status of `orders` is computed from, in an observer's cache. */
 function versionOf(from: FlinkObserver) {
   const cache = from.cacheOf(TEST_CLUSTER);
@@ -428,21 +450,9 @@ describe('FlinkObserver against the real control plane', () => {
   });
 
   it('with the default configuration answers status requests from the cache: Kubernetes requests only for the background REST refresh, one per Flink cluster per restMaxAgeMs (5 s) however many requests come', async () => {
-    await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
-    await statusWhere(
-      s => s.taskManager?.replicas.ready === 2,
-      'TaskManagers ready',
-    );
+    const { clocked: defaults, advance } = await readyWithClockedObserver();
     const http = registry.get(TEST_CLUSTER).http;
-    // Only the clock is ours: every option has its default.
-    let clock = Date.now();
-    const defaults = new FlinkObserver({
-      registry,
-      now: () => new Date(clock),
-    });
     try {
-      await defaults.getStatus(ref());
-      await defaults.refreshRest(ref()); // joins the first fetch, if still in flight
       const start = http.requestCount;
       await defaults.refreshRest(ref());
       const perRefresh = http.requestCount - start;
@@ -452,7 +462,7 @@ describe('FlinkObserver against the real control plane', () => {
       for (let i = 0; i < 50; i++) await defaults.getStatus(ref());
       expect(http.requestCount - fresh).toBe(0);
 
-      clock += 5_001; // the REST answer is now older than the default 5 s
+      advance(5_001); // the REST answer is now older than the default 5 s
       const stale = http.requestCount;
       for (let i = 0; i < 50; i++) await defaults.getStatus(ref());
       await waitFor(
@@ -577,20 +587,8 @@ describe('FlinkObserver against the real control plane', () => {
   });
 
   it("keeps a computed status over REST refetches that answer the same, serving each answer's fetchedAt", async () => {
-    await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
-    await statusWhere(
-      s => s.taskManager?.replicas.ready === 2,
-      'TaskManagers ready',
-    );
-    // Only the clock is ours: the REST answer turns old when we say (default maxAge, 5 s).
-    let clock = Date.now();
-    const refetching = new FlinkObserver({
-      registry,
-      now: () => new Date(clock),
-    });
+    const { clocked: refetching, advance } = await readyWithClockedObserver();
     try {
-      await refetching.getStatus(ref());
-      await refetching.refreshRest(ref());
       // Kubernetes may still be writing this cluster's objects, which rightly means a new
       // status: look for a refetch during which nothing of the cluster changed.
       const { first, second } = await waitFor(
@@ -598,7 +596,7 @@ describe('FlinkObserver against the real control plane', () => {
         async () => {
           const before = versionOf(refetching);
           const firstRead = await readWithMemo(refetching);
-          clock += 5_001;
+          advance(5_001); // older than the default REST max age (5 s)
           await refetching.getStatus(ref()); // starts the background refetch
           await refetching.refreshRest(ref()); // and waits for it
           const secondRead = await readWithMemo(refetching);
