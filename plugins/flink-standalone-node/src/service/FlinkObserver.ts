@@ -32,10 +32,11 @@ export interface FlinkObserverOptions {
 }
 
 /**
- * A computed status, as what it was computed from and its UTF-8 JSON without its times and
- * opening brace. The status's objects are not kept: a memo lives for seconds, past young GCs,
- * and each would copy its objects and then promote them (a status is tens of KB of small
- * objects); a Buffer's bytes live outside the JavaScript heap and are never copied.
+ * A computed status, as what it was computed from and its UTF-8 JSON without its times (the
+ * read's, and `flink.fetchedAt`) and opening brace. The status's objects are not kept: a memo
+ * lives for seconds, past young GCs, and each would copy its objects and then promote them (a
+ * status is tens of KB of small objects); a Buffer's bytes live outside the JavaScript heap and
+ * are never copied. The REST answer it holds is the REST client's own, not a copy.
  */
 interface Memo {
   sources: SnapshotSources;
