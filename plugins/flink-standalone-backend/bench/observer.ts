@@ -48,13 +48,20 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RootLoggerService } from '@backstage/backend-plugin-api';
+import {
+  createBackendPlugin,
+  type RootLoggerService,
+} from '@backstage/backend-plugin-api';
 import {
   mockCredentials,
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import kubernetesPlugin from '@backstage/plugin-kubernetes-backend';
-import { FLINK_REST_REFRESH_DEFAULTS } from '@flink-standalone/plugin-flink-standalone-node';
+import {
+  FLINK_REST_REFRESH_DEFAULTS,
+  FlinkObserver,
+  flinkStandaloneClusterServiceRef,
+} from '@flink-standalone/plugin-flink-standalone-node';
 import {
   installServiceAccount,
   startControlPlane,
@@ -253,12 +260,29 @@ interface PhaseResult {
    * capture dropped; not while flat out (hundreds of thousands of packets a phase).
    */
   atWire?: LatencySummary & { dropped: number };
+  /** Statuses our observer computed per second: by reads that found theirs out of date, ahead of reads. */
+  statusesComputed: { onRead: number; ahead: number };
   /** Requests to the catalog and permission backends per request to the measured route. */
   callsPerRequest: { catalog: number; permission: number };
   /** The most catalog requests in one second of the phase (counted from its start). */
   catalogBusiestSecond: number;
   /** Cores used during the phase: the machine's, and by thread or process. */
   cpu: ReturnType<typeof coresUsed>;
+}
+
+/** A plugin that only hands over our observer: the cluster service is a root service, shared. */
+function observerProbe(found: (observer: Promise<FlinkObserver>) => void) {
+  return createBackendPlugin({
+    pluginId: 'bench-observer-probe',
+    register(reg) {
+      reg.registerInit({
+        deps: { clusters: flinkStandaloneClusterServiceRef },
+        async init({ clusters }) {
+          found(clusters.getObserver());
+        },
+      });
+    },
+  });
 }
 
 /** The most of `times` (ms) in one second counted from `start`. */
@@ -388,11 +412,17 @@ async function main() {
       // The peer would ask a metrics server for every pod's usage; the plane runs none.
       skipMetricsLookup: true,
     };
+    // Our plugin's observer (the root service's, built once the backend starts), to count the
+    // statuses it computes.
+    let observed: Promise<FlinkObserver> | undefined;
     const backend = await startTestBackend({
       features: flinkBackendFeatures({
         entities,
         logger: new SilentLogger(),
-        features: [kubernetesPlugin],
+        features: [
+          kubernetesPlugin,
+          observerProbe(found => (observed = found)),
+        ],
         config: {
           kubernetes: {
             serviceLocatorMethod: { type: 'multiTenant' },
@@ -414,6 +444,7 @@ async function main() {
         },
       }),
     });
+    const observer = await observed!;
     const url = `http://127.0.0.1:${backend.server.port()}`;
     // The clients read as a user whose status read decision is definitive (ALLOW, as the example
     // app's policy gives everyone); one phase reads as the owner, whose decision the test
@@ -610,6 +641,7 @@ async function main() {
         ? await startHeapSampling(ALLOCATION_PROFILE)
         : undefined;
       const apiBefore = await apiProxy!.counts();
+      const computedBefore = { ...observer.statusesComputed };
       const served = countCalls();
       const handledBefore = Object.fromEntries(
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
@@ -706,6 +738,12 @@ async function main() {
           (n - apiBefore[kind as keyof ApiCounts]) / seconds,
         ]),
       ) as ApiCounts;
+      const statusesComputed = {
+        onRead:
+          (observer.statusesComputed.onRead - computedBefore.onRead) / seconds,
+        ahead:
+          (observer.statusesComputed.ahead - computedBefore.ahead) / seconds,
+      };
       const route =
         { [PEER.path]: 'kubernetes', [FLOOR.path]: 'other' }[request.path] ??
         'flink-standalone';
@@ -732,6 +770,7 @@ async function main() {
         load,
         churn,
         apiPerSecond,
+        statusesComputed,
         backend: delays,
         cpu,
       };
@@ -748,7 +787,7 @@ async function main() {
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
       );
       console.log(
-        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}`,
+        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}; statuses computed per second: by reads ${statusesComputed.onRead.toFixed(1)}, ahead of reads ${statusesComputed.ahead.toFixed(1)}`,
       );
       console.log(
         `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
@@ -906,6 +945,13 @@ async function main() {
       )} of ${runs[0].oursPolling.cpu.machineCores.toFixed(0)}; the backend's main thread: ${spread(
         all(r => r.oursPolling.cpu.byName[BACKEND_MAIN_THREAD]),
         2,
+      )}`,
+      `statuses computed per second while ours polled, by reads: ${spread(
+        all(r => r.oursPolling.statusesComputed.onRead),
+        1,
+      )}; ahead of reads: ${spread(
+        all(r => r.oursPolling.statusesComputed.ahead),
+        1,
       )}`,
       `status p50 at ${CLIENTS} clients polling (ms), ours: ${spread(
         all(r => r.oursPolling.load.p50),

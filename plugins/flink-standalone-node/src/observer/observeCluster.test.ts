@@ -4,7 +4,7 @@ import {
   findCondition,
   isHealthy,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import { observeCluster } from './observeCluster';
+import { observeCluster, statusChangesAt } from './observeCluster';
 import type { V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import type { ClusterSnapshot, FlinkRestObservation } from './types';
 import {
@@ -1721,5 +1721,114 @@ describe('observeCluster: stale cache, events, REST summary', () => {
     const first = observe(snapshot, restUp());
     expect(observe(snapshot, restUp())).toEqual(first);
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(copy);
+  });
+});
+
+describe('statusChangesAt: when the clock alone changes a status', () => {
+  const options = (now: number, stuckRolloutAfterSeconds?: number) => ({
+    now: new Date(now),
+    stuckTerminatingAfterSeconds: 300,
+    stuckRolloutAfterSeconds,
+  });
+  const at = (snapshot: ClusterSnapshot, now: number, rollout?: number) => ({
+    ...observeCluster(snapshot, restUp(), options(now, rollout)),
+    observedAt: undefined,
+  });
+  /** A StatefulSet rollout to a new revision; ordinal 1 of it has not been Ready for 5 min. */
+  const waitingRollout = () =>
+    scenario({
+      taskManager: {
+        kind: 'StatefulSet',
+        replicas: 2,
+        claims: ['data'],
+        currentRevision: 'orders-taskmanager-6f7d8c9b5',
+        updateRevision: 'orders-taskmanager-84c5d7f9b',
+        generation: 3,
+      },
+      faults: {
+        'orders-taskmanager-1': both(
+          atRevision('orders-taskmanager-84c5d7f9b'),
+          runningNotReady,
+        ),
+      },
+    });
+
+  it.each([
+    {
+      title: 'a terminating pod turns stuck past the threshold',
+      snapshot: () =>
+        scenario({ faults: { 'orders-taskmanager-1': terminating(4) } }),
+      first: NOW.getTime() + 60_000,
+    },
+    {
+      title: 'a terminating pod turns stuck once its grace period is over',
+      snapshot: () =>
+        scenario({
+          faults: { 'orders-taskmanager-1': terminating(6, { grace: 600 }) },
+        }),
+      first: NOW.getTime() + 4 * 60_000,
+    },
+    {
+      title: 'a rollout turns blocked past the threshold',
+      snapshot: waitingRollout,
+      rollout: 600,
+      first: NOW.getTime() + 5 * 60_000,
+    },
+    {
+      title: "a blocked rollout's message counts another minute",
+      snapshot: waitingRollout,
+      first: NOW.getTime() + 60_000,
+    },
+  ])('$title: the same status until then, another from then on', c => {
+    const snapshot = c.snapshot();
+    // Each instant it names: the status just before is the one at the start, and it changes.
+    let now = NOW.getTime();
+    const changes: number[] = [];
+    for (let step = 0; step < 3; step++) {
+      const changesAt = statusChangesAt(snapshot, options(now, c.rollout));
+      if (changesAt === undefined) break;
+      expect(changesAt).toBeGreaterThan(now);
+      expect(at(snapshot, changesAt - 1, c.rollout)).toEqual(
+        at(snapshot, now, c.rollout),
+      );
+      expect(at(snapshot, changesAt, c.rollout)).not.toEqual(
+        at(snapshot, changesAt - 1, c.rollout),
+      );
+      changes.push(changesAt);
+      now = changesAt;
+    }
+    expect(changes[0]).toBe(c.first);
+  });
+
+  it('nothing that waits on the clock: undefined, and the status stays the same an hour on', () => {
+    // A pod that is not Ready blocks no rollout of a Deployment; a NotReady node is no clock.
+    const snapshot = scenario({
+      taskManager: { kind: 'Deployment', replicas: 2 },
+      notReadyNodes: ['node-b'],
+    });
+    snapshot.pods = snapshot.pods.map(p =>
+      p.metadata?.labels?.component === 'taskmanager' ? crashLoop(p) : p,
+    );
+    expect(statusChangesAt(snapshot, options(NOW.getTime()))).toBeUndefined();
+    expect(at(snapshot, NOW.getTime() + 3_600_000)).toEqual(
+      at(snapshot, NOW.getTime()),
+    );
+  });
+
+  it('a crash-looping StatefulSet pod holds its rollout: the clock counts', () => {
+    const snapshot = scenario({
+      faults: { 'orders-taskmanager-1': crashLoop },
+    });
+    // Not Ready for 5 min, past the 300 s threshold: blocked, and the next minute is news.
+    expect(statusChangesAt(snapshot, options(NOW.getTime()))).toBe(
+      NOW.getTime() + 60_000,
+    );
+  });
+
+  it('a pod already stuck changes nothing more with time', () => {
+    const snapshot = scenario({
+      faults: { 'orders-taskmanager-1': terminating(10) },
+    });
+    expect(statusChangesAt(snapshot, options(NOW.getTime()))).toBeUndefined();
   });
 });

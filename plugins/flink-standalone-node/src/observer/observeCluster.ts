@@ -16,7 +16,7 @@ import { componentErrors } from './errors';
 import { recentEvents } from './events';
 import { jobManagerFacts, summarizeRest } from './flink';
 import { componentLabel } from './kube';
-import { PodContext, summarizePod } from './pods';
+import { PodContext, stuckTerminatingAt, summarizePod } from './pods';
 import {
   ClusterSnapshot,
   DEFAULT_OBSERVE_OPTIONS,
@@ -24,7 +24,7 @@ import {
   ObserveOptions,
   Workload,
 } from './types';
-import { summarizeWorkload } from './workloads';
+import { rolloutBlockChangesAt, summarizeWorkload } from './workloads';
 
 interface ComponentView {
   component: FlinkComponent;
@@ -50,16 +50,7 @@ export function observeCluster(
     snapshot.nodes.map(n => [n.metadata?.name ?? '', n] as const),
   );
   const names = clusterObjectNames(snapshot.name);
-  const environment: PodEnvironment = {
-    nodes,
-    now: options.now.getTime(),
-    stuckAfterMs:
-      (options.stuckTerminatingAfterSeconds ??
-        DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds) * 1000,
-    stuckRolloutAfterMs:
-      (options.stuckRolloutAfterSeconds ??
-        DEFAULT_OBSERVE_OPTIONS.stuckRolloutAfterSeconds) * 1000,
-  };
+  const environment: PodEnvironment = { nodes, ...clockOf(options) };
   const components = [
     componentView(
       snapshot,
@@ -140,6 +131,55 @@ export function observeCluster(
   };
 }
 
+/**
+ * The first instant after `options.now` at which the clock alone changes what `observeCluster`
+ * says of `snapshot`: a terminating pod turns stuck, a StatefulSet rollout turns blocked or its
+ * message counts another minute. Undefined: only new inputs change it. Until then a status can
+ * be reused as is.
+ */
+export function statusChangesAt(
+  snapshot: ClusterSnapshot,
+  options: ObserveOptions,
+): number | undefined {
+  const clock = clockOf(options);
+  const times = snapshot.pods.map(pod =>
+    stuckTerminatingAt(pod, clock.stuckAfterMs),
+  );
+  for (const [component, workload] of [
+    ['jobmanager', snapshot.jobManager],
+    ['taskmanager', snapshot.taskManager],
+  ] as const) {
+    if (workload)
+      times.push(
+        rolloutBlockChangesAt(workload, podsOf(snapshot, component), {
+          now: clock.now,
+          stuckAfterMs: clock.stuckRolloutAfterMs,
+        }),
+      );
+  }
+  const future = times.filter(
+    (time): time is number => time !== undefined && time > clock.now,
+  );
+  return future.length > 0 ? Math.min(...future) : undefined;
+}
+
+/** The time and thresholds every summary is judged by. */
+function clockOf(options: ObserveOptions) {
+  return {
+    now: options.now.getTime(),
+    stuckAfterMs:
+      (options.stuckTerminatingAfterSeconds ??
+        DEFAULT_OBSERVE_OPTIONS.stuckTerminatingAfterSeconds) * 1000,
+    stuckRolloutAfterMs:
+      (options.stuckRolloutAfterSeconds ??
+        DEFAULT_OBSERVE_OPTIONS.stuckRolloutAfterSeconds) * 1000,
+  };
+}
+
+function podsOf(snapshot: ClusterSnapshot, component: FlinkComponent) {
+  return snapshot.pods.filter(p => componentLabel(p.metadata) === component);
+}
+
 /** A TaskManager's resource id is its pod name (the renderer sets it so). */
 function withRestoreSource(
   pod: PodStatus,
@@ -168,9 +208,7 @@ function componentView(
   workload: Workload | undefined,
   environment: PodEnvironment,
 ): ComponentView {
-  const raw = snapshot.pods.filter(
-    p => componentLabel(p.metadata) === component,
-  );
+  const raw = podsOf(snapshot, component);
   const status = workload
     ? summarizeWorkload(workload, component, raw, snapshot.replicaSets, {
         now: environment.now,

@@ -38,10 +38,8 @@ export function summarizePod(pod: V1Pod, ctx: PodContext): PodStatus {
   const node = nodeName ? ctx.nodes.get(nodeName) : undefined;
   const nodeReady = node ? isNodeReady(node) : null;
   const termination = terminationTimes(pod);
-  const stuck =
-    termination !== undefined &&
-    ctx.now >=
-      Math.max(termination.since + ctx.stuckAfterMs, termination.deadline);
+  const stuckAt = stuckTerminatingAt(pod, ctx.stuckAfterMs);
+  const stuck = stuckAt !== undefined && ctx.now >= stuckAt;
   const statuses = containerStatuses(pod);
   return {
     name,
@@ -98,6 +96,21 @@ function terminationTimes(
   if (deadline === undefined) return undefined;
   const grace = (pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
   return { since: deadline - grace, deadline };
+}
+
+/**
+ * When a terminating pod counts as stuck: `stuckAfterMs` after the deletion request, and not
+ * before its grace period is over. Undefined for a pod not terminating.
+ */
+export function stuckTerminatingAt(
+  pod: V1Pod,
+  stuckAfterMs: number,
+): number | undefined {
+  const termination = terminationTimes(pod);
+  return (
+    termination &&
+    Math.max(termination.since + stuckAfterMs, termination.deadline)
+  );
 }
 
 const FORCE_DELETE = 'kubectl delete pod --grace-period=0 --force';

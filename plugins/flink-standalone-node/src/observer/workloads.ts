@@ -58,9 +58,7 @@ export function statefulSetRolloutBlock(
   const updateRevision = sts.status?.updateRevision;
   if (!updateRevision) return undefined;
   const name = sts.metadata?.name ?? '';
-  const stuck = pods
-    .filter(pod => !isTerminating(pod) && !isPodReady(pod))
-    .map(pod => ({ pod, since: notReadySince(pod) }))
+  const stuck = waitingForReady(pods)
     .filter(({ since }) => clock.now - since >= clock.stuckAfterMs)
     .sort(
       (a, b) =>
@@ -87,6 +85,39 @@ export function statefulSetRolloutBlock(
     deleteRequired,
     message,
   };
+}
+
+/**
+ * When the clock alone next changes what `statefulSetRolloutBlock` says: a pod waiting to become
+ * Ready blocks the rollout `stuckAfterMs` after it stopped being Ready, and from then on the
+ * message counts its minutes. Undefined where `summarizeWorkload` looks for no block: not a
+ * StatefulSet, or its rollout complete.
+ */
+export function rolloutBlockChangesAt(
+  workload: Workload,
+  pods: V1Pod[],
+  clock: RolloutClock,
+): number | undefined {
+  if (
+    !isStatefulSet(workload) ||
+    !workload.status?.updateRevision ||
+    statefulSetRolloutComplete(workload)
+  )
+    return undefined;
+  const times = waitingForReady(pods).map(({ since }) => {
+    const blockedAt = since + clock.stuckAfterMs;
+    if (clock.now < blockedAt) return blockedAt;
+    const minutes = Math.floor((clock.now - since) / 60_000);
+    return since + (minutes + 1) * 60_000;
+  });
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
+/** Pods a StatefulSet rollout can wait for, with when each stopped being Ready. */
+function waitingForReady(pods: V1Pod[]): { pod: V1Pod; since: number }[] {
+  return pods
+    .filter(pod => !isTerminating(pod) && !isPodReady(pod))
+    .map(pod => ({ pod, since: notReadySince(pod) }));
 }
 
 /** The Ready condition's last transition, else the pod's creation. */
@@ -132,13 +163,7 @@ function summarizeStatefulSet(
 ): WorkloadStatus {
   const replicas = replicaCounts(sts);
   const { currentRevision, updateRevision } = sts.status ?? {};
-  // As `kubectl rollout status`: the controller only moves currentRevision to updateRevision
-  // once every replica is updated and ready.
-  const rolloutComplete =
-    generationObserved(sts) &&
-    replicas.updated >= replicas.desired &&
-    replicas.ready >= replicas.desired &&
-    (updateRevision === undefined || currentRevision === updateRevision);
+  const rolloutComplete = statefulSetRolloutComplete(sts);
   return {
     kind: 'StatefulSet',
     name: sts.metadata?.name ?? '',
@@ -152,6 +177,21 @@ function summarizeStatefulSet(
     podManagementPolicy: sts.spec?.podManagementPolicy ?? 'OrderedReady',
     retention: claimRetention(sts),
   };
+}
+
+/**
+ * As `kubectl rollout status`: the controller only moves currentRevision to updateRevision once
+ * every replica is updated and ready.
+ */
+function statefulSetRolloutComplete(sts: V1StatefulSet): boolean {
+  const replicas = replicaCounts(sts);
+  const { currentRevision, updateRevision } = sts.status ?? {};
+  return (
+    generationObserved(sts) &&
+    replicas.updated >= replicas.desired &&
+    replicas.ready >= replicas.desired &&
+    (updateRevision === undefined || currentRevision === updateRevision)
+  );
 }
 
 const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';

@@ -35,6 +35,12 @@ export interface FlinkRestClientOptions {
    * refreshes it. Bounds the Flink REST traffic through the API server whatever the viewers.
    */
   maxRefreshesPerSecond?: number;
+  /** After each fetched answer is stored, with the Flink cluster it is about. */
+  onAnswer?: (ref: {
+    cluster: string;
+    namespace: string;
+    name: string;
+  }) => void;
   now?: () => Date;
 }
 
@@ -92,12 +98,14 @@ export class FlinkRestClient {
   private readonly maxAgeMs: number;
   private readonly now: () => Date;
   private readonly budget: RefreshBudget;
+  private readonly onAnswer: FlinkRestClientOptions['onAnswer'];
   /** Refreshes started and refreshes put off for want of budget, since the start. */
   readonly refreshes = { started: 0, deferred: 0 };
 
   constructor(options: FlinkRestClientOptions = {}) {
     this.maxAgeMs = options.maxAgeMs ?? FLINK_REST_REFRESH_DEFAULTS.maxAgeMs;
     this.now = options.now ?? (() => new Date());
+    this.onAnswer = options.onAnswer;
     this.budget = new RefreshBudget(
       options.maxRefreshesPerSecond ??
         FLINK_REST_REFRESH_DEFAULTS.maxRefreshesPerSecond,
@@ -130,6 +138,15 @@ export class FlinkRestClient {
     return cached;
   }
 
+  /** The latest answer (maybe none yet), starting no refresh: for work no reader waits on. */
+  latest(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): FlinkRestObservation | undefined {
+    return this.cache.get(`${cluster.name}/${namespace}/${name}`);
+  }
+
   /** Fetches now (or joins the fetch in flight). */
   fetch(
     cluster: FlinkKubernetesCluster,
@@ -142,6 +159,7 @@ export class FlinkRestClient {
       pending = this.observe(cluster, namespace, name).then(observation => {
         this.cache.set(key, observation);
         this.inFlight.delete(key);
+        this.onAnswer?.({ cluster: cluster.name, namespace, name });
         return observation;
       });
       this.inFlight.set(key, pending);

@@ -142,6 +142,31 @@ function versionOf(from: FlinkObserver) {
   return cache.version(cache.sourcesOf(cache.snapshot(namespace, 'orders')));
 }
 
+/** A Warning event about a pod, as a controller would record it. */
+function podEvent(pod: string, reason: string) {
+  return plane().client.create(`/api/v1/namespaces/${namespace}/events`, {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${pod}.${reason.toLowerCase()}`, namespace },
+    involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod, namespace },
+    reason,
+    message: `${reason} for the test`,
+    type: 'Warning',
+    source: { component: 'test' },
+    firstTimestamp: new Date().toISOString(),
+    lastTimestamp: new Date().toISOString(),
+    count: 1,
+  });
+}
+
+/** The reasons of the events an observer's cache holds for a Flink cluster. */
+function eventReasons(from: FlinkObserver, name = 'orders') {
+  return from
+    .cacheOf(TEST_CLUSTER)
+    .snapshot(namespace, name)
+    .events.map(e => e.reason);
+}
+
 describe('FlinkObserver against the real control plane', () => {
   it('goes MISSING → DEPLOYING → DEPLOYED_NOT_READY, saying plainly that pods are simulated', async () => {
     expect((await observer.getStatus(ref())).jobManagerDeploymentStatus).toBe(
@@ -483,26 +508,8 @@ describe('FlinkObserver against the real control plane', () => {
       objectsFor({ name: 'other' }),
     );
     const quiet = new FlinkObserver({ registry, restMaxAgeMs: 60_000 });
-    const podEvent = (pod: string, reason: string) =>
-      plane().client.create(`/api/v1/namespaces/${namespace}/events`, {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name: `${pod}.${reason.toLowerCase()}`, namespace },
-        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod, namespace },
-        reason,
-        message: `${reason} for the test`,
-        type: 'Warning',
-        source: { component: 'test' },
-        firstTimestamp: new Date().toISOString(),
-        lastTimestamp: new Date().toISOString(),
-        count: 1,
-      });
     const read = () => readWithMemo(quiet);
-    const eventsOf = (name: string) =>
-      quiet
-        .cacheOf(TEST_CLUSTER)
-        .snapshot(namespace, name)
-        .events.map(e => e.reason);
+    const eventsOf = (name: string) => eventReasons(quiet, name);
     try {
       await waitFor('both clusters ready', async () => {
         const [orders, other] = await Promise.all([
@@ -628,6 +635,59 @@ describe('FlinkObserver against the real control plane', () => {
     }
   });
 
+  it('recomputes a status pages still read as soon as its cluster changes, so the next read finds it ready; one unread for a minute waits for its next read', async () => {
+    const { clocked: ahead, advance } = await readyWithClockedObserver();
+    const computed = () => ({ ...ahead.statusesComputed });
+    /** The cache has taken in the event, and turns enough for a recompute it caused have passed. */
+    const settled = async (reason: string) => {
+      await waitFor(`${reason} cached`, () =>
+        eventReasons(ahead).includes(reason),
+      );
+      for (let turn = 0; turn < 3; turn++)
+        await new Promise(resolve => setImmediate(resolve));
+    };
+    try {
+      // Controllers may still be writing this cluster's objects, and the read after such a write
+      // rightly computes: look for a window in which only the test's event came.
+      let attempt = 0;
+      const { before, status, after } = await waitFor(
+        'a read served what was computed ahead of it',
+        async () => {
+          await ahead.getStatus(ref());
+          const reason = `Ahead${++attempt}`;
+          const start = computed();
+          await podEvent('orders-taskmanager-1', reason);
+          await settled(reason);
+          const mid = computed();
+          const read = await ahead.getStatus(ref());
+          const done = computed();
+          return (
+            mid.ahead > start.ahead &&
+            done.onRead === mid.onRead && {
+              before: mid,
+              status: read,
+              after: done,
+            }
+          );
+        },
+      );
+      expect(status.events.map(e => e.reason)).toContain(`Ahead${attempt}`);
+      expect(after.onRead).toBe(before.onRead);
+
+      // No page has read it for over a minute: the next event waits for a read.
+      advance(60_001);
+      const idle = computed();
+      await podEvent('orders-taskmanager-1', 'Unread');
+      await settled('Unread');
+      expect(computed().ahead).toBe(idle.ahead);
+      const late = await ahead.getStatus(ref());
+      expect(late.events.map(e => e.reason)).toContain('Unread');
+      expect(computed().onRead).toBe(idle.onRead + 1);
+    } finally {
+      ahead.close();
+    }
+  });
+
   it('refuses a namespace outside the allowed list before any Kubernetes call', async () => {
     const limited = new FlinkObserver({
       registry: registryFor(plane(), token, {
@@ -663,7 +723,7 @@ describe('with the REST API pointed at a real Flink', () => {
     await flink?.stop();
   });
 
-  it('reaches READY, and TaskManagersRegistered follows the real TaskManager count', async () => {
+  it('reaches READY, and TaskManagersRegistered follows the real TaskManager count, computed as each answer comes, ahead of reads', async () => {
     await applyCluster(registry.get(TEST_CLUSTER), objectsFor());
     const progress: string[] = [];
     const ready = await waitForReady(direct, ref(), {
@@ -682,14 +742,26 @@ describe('with the REST API pointed at a real Flink', () => {
     });
 
     await flink.killTaskManager(1);
-    const dropped = await waitFor(
+    // Answers fetched with no read in between: the first read to show the drop finds its
+    // status computed when the answer came.
+    const { status: dropped, computedByTheRead } = await waitFor(
       'TaskManager count drops',
       async () => {
+        await direct.refreshRest(ref());
+        for (let turn = 0; turn < 3; turn++)
+          await new Promise(resolve => setImmediate(resolve));
+        const before = direct.statusesComputed.onRead;
         const status = await direct.getStatus(ref());
-        return status.flink.taskManagersRegistered === 1 ? status : undefined;
+        return status.flink.taskManagersRegistered === 1
+          ? {
+              status,
+              computedByTheRead: direct.statusesComputed.onRead - before,
+            }
+          : undefined;
       },
       { timeoutMs: 90_000, intervalMs: 250 },
     );
+    expect(computedByTheRead).toBe(0);
     expect(condition(dropped, 'TaskManagersRegistered')).toMatchObject({
       status: 'False',
     });

@@ -6,7 +6,8 @@ import type {
 import type { ClusterRegistry } from '../cluster/ClusterRegistry';
 import type { FlinkClusterRef } from '../apply/clusterOperations';
 import { DEFAULT_OBSERVE_OPTIONS, observeCluster } from '../observer';
-import type { FlinkRestObservation } from '../observer';
+import type { FlinkRestObservation, ObserveOptions } from '../observer';
+import { statusChangesAt } from '../observer/observeCluster';
 import {
   JobManagerFacts,
   jobManagerFacts,
@@ -39,10 +40,13 @@ export interface FlinkObserverOptions {
  * are never copied. The REST answer it holds is the REST client's own, not a copy.
  */
 interface Memo {
+  ref: ObservedClusterRef;
+  /** When a page last read it: while within KEEP_CURRENT_WHILE_READ_MS, kept current on change. */
+  readAt: number;
   sources: SnapshotSources;
   version: string;
-  second: number;
-  timeSensitive: boolean;
+  /** When the clock alone changes the status (see statusChangesAt); undefined: never. */
+  changesAt?: number;
   /** The Flink REST answer last found to give this status (each refetch is a new object). */
   rest?: FlinkRestObservation;
   /** What the JobManager's pods tell, to summarize a newer REST answer as the status would. */
@@ -52,6 +56,15 @@ interface Memo {
   /** The other fields (not flink, not the times), without the opening brace. */
   json: Buffer;
 }
+
+/**
+ * A status read within this long is recomputed as soon as its cluster changes; one read longer
+ * ago (no page open on it), by its next read. Entity pages poll every 10 s by default.
+ */
+const KEEP_CURRENT_WHILE_READ_MS = 60_000;
+
+const keyOf = (ref: ObservedClusterRef) =>
+  `${ref.cluster}/${ref.namespace}/${ref.name}`;
 
 /**
  * A Flink cluster in a Kubernetes cluster.
@@ -77,12 +90,22 @@ export class FlinkObserver {
   private readonly now: () => Date;
   /** The last status per Flink cluster, reused while nothing it depends on changed. */
   private readonly computed = new Map<string, Memo>();
+  /**
+   * Statuses computed since the start: by a read that found its memo out of date, and ahead of
+   * reads, on a change of a cluster whose status pages still read (for benchmarks and tests).
+   */
+  readonly statusesComputed = { onRead: 0, ahead: 0 };
+  /** Memos of statuses still read whose clusters changed, to recompute (see changed). */
+  private readonly due = new Set<string>();
+  private recomputing = false;
 
   constructor(private readonly options: FlinkObserverOptions) {
     this.now = options.now ?? (() => new Date());
     this.rest = new FlinkRestClient({
       maxAgeMs: options.restMaxAgeMs,
       maxRefreshesPerSecond: options.restMaxRefreshesPerSecond,
+      // A new answer may say something new: the status is recomputed ahead, as on a change.
+      onAnswer: ref => this.markDue([keyOf(ref)]),
       now: this.now,
     });
   }
@@ -98,6 +121,7 @@ export class FlinkObserver {
       const cluster = this.options.registry.get(clusterName);
       const cache = new ClusterWatchCache(cluster, {
         namespaces: cluster.allowedNamespaces,
+        onChange: clusters => this.changed(clusterName, clusters),
       });
       cache.start();
       const synced = cache
@@ -153,29 +177,42 @@ export class FlinkObserver {
     const entry = this.entry(ref.cluster);
     await entry.synced;
     const { cache } = entry;
-    const clusterKey = `${ref.cluster}/${ref.namespace}/${ref.name}`;
     const rest = cache.hasJobManager(ref.namespace, ref.name)
       ? this.rest.peek(cluster, ref.namespace, ref.name)
       : undefined;
     const now = this.now();
-    const second = Math.floor(now.getTime() / 1000);
+    const memo = this.memoOf(ref, cache, rest, now, 'onRead');
+    memo.readAt = now.getTime();
     // What may differ between reuses: when it was observed and, while connected, when the cache last synced.
-    const times = {
+    return {
+      memo,
       observedAt: now.toISOString(),
       lastSyncedAt: cache.lastSyncedAt?.toISOString(),
     };
+  }
+
+  /** The memo of a cluster if still its status at `now`, else a new one. */
+  private memoOf(
+    ref: ObservedClusterRef,
+    cache: ClusterWatchCache,
+    rest: FlinkRestObservation | undefined,
+    now: Date,
+    when: keyof FlinkObserver['statusesComputed'],
+  ): Memo {
+    const clusterKey = keyOf(ref);
     const previous = this.computed.get(clusterKey);
     if (
       previous &&
-      // Terminating and not-Ready pods make a status depend on the clock (see timeSensitive).
-      (!previous.timeSensitive || previous.second === second) &&
+      (previous.changesAt === undefined ||
+        now.getTime() < previous.changesAt) &&
       previous.version === cache.version(previous.sources) &&
       givesSameStatus(previous, rest)
     ) {
-      return { memo: previous, ...times };
+      return previous;
     }
+    this.statusesComputed[when]++;
     const snapshot = cache.snapshot(ref.namespace, ref.name);
-    const status = observeCluster(snapshot, rest, {
+    const options: ObserveOptions = {
       now,
       stuckTerminatingAfterSeconds:
         this.options.stuckTerminatingAfterSeconds ??
@@ -183,16 +220,15 @@ export class FlinkObserver {
       stuckRolloutAfterSeconds:
         this.options.stuckRolloutAfterSeconds ??
         DEFAULT_OBSERVE_OPTIONS.stuckRolloutAfterSeconds,
-    });
+    };
+    const status = observeCluster(snapshot, rest, options);
     const sources = cache.sourcesOf(snapshot);
     const memo: Memo = {
+      ref,
+      readAt: previous?.readAt ?? now.getTime(),
       sources,
       version: cache.version(sources),
-      second,
-      // A terminating pod turns stuck with time, a pod that is not Ready can block a rollout.
-      timeSensitive: status.pods.some(
-        p => p.deletionTimestamp !== undefined || !p.ready,
-      ),
+      changesAt: statusChangesAt(snapshot, options),
       rest,
       jobManager: jobManagerFacts(snapshot),
       flink: flinkChunk(status.flink),
@@ -206,7 +242,64 @@ export class FlinkObserver {
       ),
     };
     this.computed.set(clusterKey, memo);
-    return { memo, ...times };
+    return memo;
+  }
+
+  /**
+   * A change in the watch cache of a Kubernetes cluster: the statuses it may change that pages
+   * still read are recomputed now, off the read path (see recomputeDue), so the next read finds
+   * its status ready instead of computing it while the page waits.
+   */
+  private changed(clusterName: string, clusters: string[] | undefined): void {
+    this.markDue(
+      clusters
+        ? clusters.map(cluster => `${clusterName}/${cluster}`)
+        : [...this.computed.keys()].filter(key =>
+            key.startsWith(`${clusterName}/`),
+          ),
+    );
+  }
+
+  /** Of these clusters, those whose statuses pages still read are to be recomputed. */
+  private markDue(keys: string[]): void {
+    const now = this.now().getTime();
+    for (const key of keys) {
+      const memo = this.computed.get(key);
+      if (memo && now - memo.readAt <= KEEP_CURRENT_WHILE_READ_MS)
+        this.due.add(key);
+    }
+    if (this.due.size > 0 && !this.recomputing) {
+      this.recomputing = true;
+      setImmediate(() => this.recomputeDue());
+    }
+  }
+
+  /**
+   * One due status per turn of the event loop, so that reads arriving meanwhile are served in
+   * between; one whose inputs turn out unchanged (the change was not among its sources, or a
+   * read already recomputed it) stays as it is.
+   */
+  private recomputeDue(): void {
+    const [key] = this.due;
+    if (key === undefined) {
+      this.recomputing = false;
+      return;
+    }
+    this.due.delete(key);
+    const memo = this.computed.get(key);
+    const entry = memo && this.caches.get(memo.ref.cluster);
+    if (memo && entry) {
+      const { ref } = memo;
+      const rest = entry.cache.hasJobManager(ref.namespace, ref.name)
+        ? this.rest.latest(
+            this.options.registry.get(ref.cluster),
+            ref.namespace,
+            ref.name,
+          )
+        : undefined;
+      this.memoOf(ref, entry.cache, rest, this.now(), 'ahead');
+    }
+    setImmediate(() => this.recomputeDue());
   }
 
   /** Fetches the Flink REST answers now (e.g. while waiting for READY). */
@@ -219,6 +312,7 @@ export class FlinkObserver {
     for (const { cache } of this.caches.values()) cache.stop();
     this.caches.clear();
     this.computed.clear();
+    this.due.clear();
   }
 }
 

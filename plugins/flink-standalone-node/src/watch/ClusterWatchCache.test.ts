@@ -29,11 +29,17 @@ afterAll(async () => {
 }, 60_000);
 
 /** A synced cache of a new namespace holding one applied cluster, `orders`; stop it after. */
-async function cacheWithCluster(label: string) {
+async function cacheWithCluster(
+  label: string,
+  onChange?: (clusters?: string[]) => void,
+) {
   const namespace = await createTestNamespace(plane.client, label);
   const registry = registryFor(plane, await backendToken(plane));
   const cluster = registry.get(TEST_CLUSTER);
-  const cache = new ClusterWatchCache(cluster, { namespaces: [namespace] });
+  const cache = new ClusterWatchCache(cluster, {
+    namespaces: [namespace],
+    onChange,
+  });
   cache.start();
   try {
     await cache.synced();
@@ -147,6 +153,66 @@ describe('ClusterWatchCache', () => {
         StatefulSet: 1,
         Deployment: 1,
       });
+    } finally {
+      cache.stop();
+    }
+  });
+
+  it("names the Flink clusters each change concerns: a pod's by its label, an event's by the object it involves, none for a node", async () => {
+    const calls: (string[] | undefined)[] = [];
+    /** What the change that brought the event `about-a-pod` named. */
+    let eventCall: { clusters?: string[] } | undefined;
+    const held: { cache?: ClusterWatchCache } = {};
+    const { namespace, cache } = await cacheWithCluster('changes', clusters => {
+      calls.push(clusters);
+      const reasons = held.cache?.snapshot(namespace, 'orders').events ?? [];
+      if (!eventCall && reasons.some(e => e.reason === 'about-a-pod'))
+        eventCall = { clusters };
+    });
+    held.cache = cache;
+    const since = (start: number) => calls.slice(start);
+    const event = (name: string, pod: string) =>
+      plane.client.create(`/api/v1/namespaces/${namespace}/events`, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod, namespace },
+        reason: name,
+        message: 'for the test',
+        type: 'Normal',
+        source: { component: 'test' },
+      });
+    try {
+      const snapshot = await waitFor('both pods cached, on a node', () => {
+        const found = cache.snapshot(namespace, 'orders');
+        return found.pods.length === 2 && found.nodes.length > 0
+          ? found
+          : undefined;
+      });
+      expect(calls).toContainEqual([`${namespace}/orders`]);
+
+      await event('about-a-pod', snapshot.pods[0].metadata!.name!);
+      await waitFor('the event cached', () => eventCall);
+      expect(eventCall).toEqual({ clusters: [`${namespace}/orders`] });
+
+      // An event of an object the cache does not hold belongs to no snapshot.
+      const events = () => cache.sizes().Event;
+      const beforeGhost = { calls: calls.length, events: events() };
+      await event('about-a-ghost', 'ghost-0');
+      await waitFor('the ghost event cached', () =>
+        events() > beforeGhost.events ? true : undefined,
+      );
+      expect(since(beforeGhost.calls)).toContainEqual([]);
+
+      // A node may carry anyone's pods.
+      const node = snapshot.nodes[0].metadata!.name!;
+      const beforeNode = calls.length;
+      await plane.client.patch(`/api/v1/nodes/${node}`, {
+        metadata: { labels: { 'flink-standalone.test/changes': namespace } },
+      });
+      await waitFor('the node change told', () =>
+        since(beforeNode).includes(undefined) ? true : undefined,
+      );
     } finally {
       cache.stop();
     }

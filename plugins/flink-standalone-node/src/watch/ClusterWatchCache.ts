@@ -89,7 +89,11 @@ export interface SnapshotSources {
 export interface WatchCacheOptions {
   /** Watch these namespaces only (namespaced RBAC); undefined: the whole cluster. */
   namespaces?: string[];
-  onChange?: () => void;
+  /**
+   * After each change the cache takes in, with the Flink clusters (`<namespace>/<name>`) whose
+   * snapshots it may change; none named: any may change (a watch connected or lost, a node).
+   */
+  onChange?: (clusters?: string[]) => void;
   minBackoffMs?: number;
   maxBackoffMs?: number;
 }
@@ -103,6 +107,8 @@ export interface WatchCacheOptions {
  */
 export class ClusterWatchCache {
   private readonly scopes: Scope[];
+  /** Every scope's informers (not the nodes'): read on every status request. */
+  private readonly allInformers: Informer[];
   private readonly nodes: Informer;
 
   constructor(
@@ -119,7 +125,9 @@ export class ClusterWatchCache {
         kind,
         namespace,
         slim,
-        onChange: options.onChange,
+        onChange:
+          options.onChange &&
+          (objects => options.onChange!(objects && this.clustersOf(objects))),
         minBackoffMs: options.minBackoffMs,
         maxBackoffMs: options.maxBackoffMs,
         ...extra,
@@ -151,16 +159,13 @@ export class ClusterWatchCache {
         }),
       },
     }));
+    this.allInformers = this.scopes.flatMap(s => Object.values(s.informers));
     this.nodes = informer('Node', undefined, slimNode, {
       optional: true,
       // Kubelets update their node every few seconds with nothing but heartbeat times.
       ignoreUnchanged: true,
       indexKeys: o => [o.metadata!.name!],
     });
-  }
-
-  private get allInformers(): Informer[] {
-    return this.scopes.flatMap(s => Object.values(s.informers));
   }
 
   start(): void {
@@ -193,6 +198,33 @@ export class ClusterWatchCache {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The Flink clusters (`<namespace>/<app label>`, as `sourcesOf` keys them) whose snapshots a
+   * change of these objects may change: an event's, those of the object it involves, if cached
+   * (a snapshot holds the events of its own objects only); undefined for a node, whose pods may
+   * be anyone's.
+   */
+  private clustersOf(objects: KubernetesObject[]): string[] | undefined {
+    const clusters = new Set<string>();
+    for (const object of objects) {
+      if (object.kind === 'Node') return undefined;
+      const owner =
+        object.kind === 'Event'
+          ? this.involvedObject(object as CoreV1Event)
+          : object;
+      for (const app of owner ? byApp(owner) : []) clusters.add(app);
+    }
+    return [...clusters];
+  }
+
+  private involvedObject(event: CoreV1Event): KubernetesObject | undefined {
+    const { kind, namespace, name } = event.involvedObject;
+    const informers = this.scopeOf(namespace ?? '')?.informers;
+    return informers && name && kind && kind in informers
+      ? informers[kind as keyof Scope['informers']].get(namespace, name)
+      : undefined;
   }
 
   /** Disconnected from some watch: answers are as of `lastSyncedAt`. Nodes are optional (RBAC). */

@@ -20,7 +20,11 @@ export interface InformerOptions {
    * resourceVersion; otherwise every update differs anyway.
    */
   ignoreUnchanged?: boolean;
-  onChange?: () => void;
+  /**
+   * After each change: with the objects it concerns (an update: the object before and after), or
+   * none when the connection came or went (answers may now say stale, or no longer).
+   */
+  onChange?: (objects?: KubernetesObject[]) => void;
   pageSize?: number;
   /**
    * A kind the backend may not be allowed to read (nodes, with namespaced RBAC): a 403 counts as
@@ -248,10 +252,11 @@ export class Informer {
       ...event.object,
       kind: this.options.kind,
     });
+    const previous = this.store.get(key(object));
     if (event.type === 'DELETED') this.remove(key(object));
     else if (!this.options.keep || this.options.keep(object)) this.put(object);
     else this.remove(key(object));
-    this.options.onChange?.();
+    this.options.onChange?.(previous ? [previous, object] : [object]);
   }
 
   private markSynced(): void {
