@@ -218,8 +218,11 @@ describe('ClusterWatchCache', () => {
     }
   });
 
-  it("counts a node's update only when what the observer reads changed: a heartbeat is not a change", async () => {
-    const { namespace, cache } = await cacheWithCluster('heartbeat');
+  it("counts and tells a node's update only when what the observer reads changed: a heartbeat is not a change", async () => {
+    const told: (string[] | undefined)[] = [];
+    const { namespace, cache } = await cacheWithCluster('heartbeat', clusters =>
+      told.push(clusters),
+    );
     try {
       const snapshot = await waitFor('a pod on a cached node', () => {
         const found = cache.snapshot(namespace, 'orders');
@@ -239,6 +242,7 @@ describe('ClusterWatchCache', () => {
       // What one counted update adds.
       const perUpdate = await label(`${namespace}-1`);
       const before = nodeChanges();
+      const toldBefore = told.length;
 
       // A kubelet's heartbeat, then a label: the same node's watch delivers them in this order.
       await plane.client.patch(
@@ -254,6 +258,10 @@ describe('ClusterWatchCache', () => {
       );
       await label(`${namespace}-2`);
       expect(nodeChanges()).toBe(before + perUpdate);
+      // Told once, for the label: a node change concerns any cluster, named none.
+      expect(told.slice(toldBefore).filter(c => c === undefined)).toHaveLength(
+        1,
+      );
     } finally {
       cache.stop();
     }

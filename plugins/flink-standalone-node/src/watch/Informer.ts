@@ -123,14 +123,15 @@ export class Informer {
     }
   }
 
-  private put(object: KubernetesObject): void {
+  /** Stores the object; false if it was not a change (see ignoreUnchanged). */
+  private put(object: KubernetesObject): boolean {
     const previous = this.store.get(key(object));
     if (
       previous &&
       this.options.ignoreUnchanged &&
       JSON.stringify(previous) === JSON.stringify(object)
     )
-      return;
+      return false;
     this.remove(key(object));
     this.bump(object);
     this.store.set(key(object), object);
@@ -139,11 +140,13 @@ export class Informer {
       if (!bucket) this.index.set(indexKey, (bucket = new Map()));
       bucket.set(key(object), object);
     }
+    return true;
   }
 
-  private remove(objectKey: string): void {
+  /** False if there was no such object. */
+  private remove(objectKey: string): boolean {
     const previous = this.store.get(objectKey);
-    if (!previous) return;
+    if (!previous) return false;
     this.bump(previous);
     this.store.delete(objectKey);
     for (const indexKey of this.options.indexKeys?.(previous) ?? []) {
@@ -151,6 +154,7 @@ export class Informer {
       bucket?.delete(objectKey);
       if (bucket?.size === 0) this.index.delete(indexKey);
     }
+    return true;
   }
 
   private async run(): Promise<void> {
@@ -253,10 +257,14 @@ export class Informer {
       kind: this.options.kind,
     });
     const previous = this.store.get(key(object));
-    if (event.type === 'DELETED') this.remove(key(object));
-    else if (!this.options.keep || this.options.keep(object)) this.put(object);
-    else this.remove(key(object));
-    this.options.onChange?.(previous ? [previous, object] : [object]);
+    const changed =
+      event.type !== 'DELETED' &&
+      (!this.options.keep || this.options.keep(object))
+        ? this.put(object)
+        : this.remove(key(object));
+    // A heartbeat that changes nothing kept, or an object never kept, is no news.
+    if (changed)
+      this.options.onChange?.(previous ? [previous, object] : [object]);
   }
 
   private markSynced(): void {
