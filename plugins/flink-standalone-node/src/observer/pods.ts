@@ -38,8 +38,9 @@ export function summarizePod(pod: V1Pod, ctx: PodContext): PodStatus {
   const node = nodeName ? ctx.nodes.get(nodeName) : undefined;
   const nodeReady = node ? isNodeReady(node) : null;
   const termination = terminationTimes(pod);
-  const stuckAt = stuckTerminatingAt(pod, ctx.stuckAfterMs);
-  const stuck = stuckAt !== undefined && ctx.now >= stuckAt;
+  const stuck =
+    termination !== undefined &&
+    ctx.now >= stuckAt(termination, ctx.stuckAfterMs);
   const statuses = containerStatuses(pod);
   return {
     name,
@@ -107,10 +108,14 @@ export function stuckTerminatingAt(
   stuckAfterMs: number,
 ): number | undefined {
   const termination = terminationTimes(pod);
-  return (
-    termination &&
-    Math.max(termination.since + stuckAfterMs, termination.deadline)
-  );
+  return termination && stuckAt(termination, stuckAfterMs);
+}
+
+function stuckAt(
+  termination: { since: number; deadline: number },
+  stuckAfterMs: number,
+): number {
+  return Math.max(termination.since + stuckAfterMs, termination.deadline);
 }
 
 const FORCE_DELETE = 'kubectl delete pod --grace-period=0 --force';

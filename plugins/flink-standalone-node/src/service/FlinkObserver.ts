@@ -3,7 +3,10 @@ import type {
   FlinkClusterStatus,
   FlinkRestSummary,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import type { ClusterRegistry } from '../cluster/ClusterRegistry';
+import type {
+  ClusterRegistry,
+  FlinkKubernetesCluster,
+} from '../cluster/ClusterRegistry';
 import type { FlinkClusterRef } from '../apply/clusterOperations';
 import { DEFAULT_OBSERVE_OPTIONS, observeCluster } from '../observer';
 import type { FlinkRestObservation, ObserveOptions } from '../observer';
@@ -177,9 +180,7 @@ export class FlinkObserver {
     const entry = this.entry(ref.cluster);
     await entry.synced;
     const { cache } = entry;
-    const rest = cache.hasJobManager(ref.namespace, ref.name)
-      ? this.rest.peek(cluster, ref.namespace, ref.name)
-      : undefined;
+    const rest = this.restAnswer(cluster, cache, ref, 'peek');
     const now = this.now();
     const memo = this.memoOf(ref, cache, rest, now, 'onRead');
     memo.readAt = now.getTime();
@@ -189,6 +190,21 @@ export class FlinkObserver {
       observedAt: now.toISOString(),
       lastSyncedAt: cache.lastSyncedAt?.toISOString(),
     };
+  }
+
+  /**
+   * The Flink REST answer a status is computed with: none before the JobManager exists; for a
+   * read, `peek` (which refreshes an old answer), ahead of reads `latest` (which starts nothing).
+   */
+  private restAnswer(
+    cluster: FlinkKubernetesCluster,
+    cache: ClusterWatchCache,
+    ref: ObservedClusterRef,
+    how: 'peek' | 'latest',
+  ): FlinkRestObservation | undefined {
+    return cache.hasJobManager(ref.namespace, ref.name)
+      ? this.rest[how](cluster, ref.namespace, ref.name)
+      : undefined;
   }
 
   /** The memo of a cluster if still its status at `now`, else a new one. */
@@ -287,17 +303,10 @@ export class FlinkObserver {
     }
     this.due.delete(key);
     const memo = this.computed.get(key);
-    const entry = memo && this.caches.get(memo.ref.cluster);
-    if (memo && entry) {
-      const { ref } = memo;
-      const rest = entry.cache.hasJobManager(ref.namespace, ref.name)
-        ? this.rest.latest(
-            this.options.registry.get(ref.cluster),
-            ref.namespace,
-            ref.name,
-          )
-        : undefined;
-      this.memoOf(ref, entry.cache, rest, this.now(), 'ahead');
+    const cache = memo && this.caches.get(memo.ref.cluster)?.cache;
+    if (memo && cache) {
+      const rest = this.restAnswer(cache.cluster, cache, memo.ref, 'latest');
+      this.memoOf(memo.ref, cache, rest, this.now(), 'ahead');
     }
     setImmediate(() => this.recomputeDue());
   }
