@@ -558,6 +558,15 @@ describe('the example app in a real browser', () => {
       expect(facts).toMatch(/REST API answers \(Flink 2\.2\./);
       expect(facts).toContain(`${2 * TASK_MANAGERS}/${2 * TASK_MANAGERS} free`);
       await screenshotWhole(page, 'entity-card.png');
+      // Chromium asks for compressed answers and decodes the route's gzip, assembled from the
+      // observer's precompressed memo: the card above is drawn from such answers.
+      const answer = await page.waitForResponse(r =>
+        r.url().endsWith('/status'),
+      );
+      expect(answer.headers()['content-encoding']).toBe('gzip');
+      expect((await answer.json()).status.taskManager.replicas.ready).toBe(
+        TASK_MANAGERS,
+      );
 
       await page.getByRole('link', { name: 'Flink', exact: true }).click();
       const pods = await eventually(

@@ -628,6 +628,17 @@ describe('against a Flink cluster in the real control plane, with least privileg
     );
     const { response } = settled;
     expect(response.type).toBe('application/json');
+    // Gzipped, as supertest asks like a browser (and decodes), from the observer's compressed
+    // memo; plain JSON to a client that does not ask.
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    const plain = await statusOf().set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBeGreaterThan(
+      4 * Number(response.headers['content-length']),
+    );
+    expect(plain.body.location).toEqual(response.body.location);
+    expect(plain.body.status.pods).toEqual(response.body.status.pods);
     expect(response.body.location).toEqual({
       kubernetesCluster: TEST_CLUSTER,
       namespace,

@@ -122,6 +122,11 @@ export type {
   FlinkObserverOptions,
   ObservedClusterRef,
 } from './service/FlinkObserver';
+export { jsonBody, precompressJson } from './service/precompressedJson';
+export type {
+  JsonParts,
+  PrecompressedJson,
+} from './service/precompressedJson';
 export { observeCluster } from './observer/observeCluster';
 export type {
   ClusterSnapshot,

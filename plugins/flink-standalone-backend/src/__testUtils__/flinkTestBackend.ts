@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { Request } from 'express';
 import {
@@ -397,7 +397,7 @@ export async function startFlinkBackend(options: {
  * Express routes it: it rewrites the URL while routing.
  */
 export function onPluginRequest(
-  server: Pick<FlinkTestBackend['server'], 'prependListener'>,
+  server: Pick<Server, 'prependListener'>,
   listener: (plugin: string, response: ServerResponse) => void,
 ) {
   server.prependListener(

@@ -33,6 +33,7 @@ import {
 import {
   FlinkKubernetesCluster,
   FlinkStandaloneClusterService,
+  JsonParts,
   deleteBlockingPod,
   deleteCluster,
   forceDeleteLostPod,
@@ -151,14 +152,14 @@ export class FlinkStandaloneService {
   }
 
   /**
-   * The `EntityFlinkStatusResponse`, as UTF-8 JSON in chunks to be written in order: the
-   * observer serializes a status once per change, and this only wraps it (status requests are
-   * the polled ones).
+   * The `EntityFlinkStatusResponse`, as UTF-8 JSON in parts to be written in order: the
+   * observer serializes and compresses a status once per change, and this only wraps it
+   * (status requests are the polled ones).
    */
   async getStatusJson(
     ref: EntityRefParts,
     credentials: BackstageCredentials,
-  ): Promise<Buffer[]> {
+  ): Promise<JsonParts> {
     const { entity, location, cluster } = await this.readableEntity(
       ref,
       credentials,

@@ -6,7 +6,10 @@ import {
   toYaml,
   validateClusterSpec,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import type { FlinkStandaloneClusterService } from '@flink-standalone/plugin-flink-standalone-node';
+import {
+  type FlinkStandaloneClusterService,
+  jsonBody,
+} from '@flink-standalone/plugin-flink-standalone-node';
 import express from 'express';
 import Router from 'express-promise-router';
 import { z } from 'zod';
@@ -83,13 +86,19 @@ export function createRouter({
 
   router.get('/entities/:namespace/:kind/:name/status', async (req, res) => {
     const ref = parse(entityParams, req.params, 'params');
-    const chunks = await service.getStatusJson(
+    const parts = await service.getStatusJson(
       ref,
       await httpAuth.credentials(req),
     );
-    // Sent as is: no ETag, since every answer says when it was observed; the chunks are written
-    // as they come (the status's bulk is the observer's memo), not copied into one body.
+    // Gzip when asked (browsers do), from the observer's compressed memo: Backstage's compression
+    // middleware leaves an encoded answer alone instead of compressing each poll anew. No ETag,
+    // since every answer says when it was observed; the chunks are written as they come, not
+    // copied into one body.
+    const encoding = req.acceptsEncodings('gzip') ? 'gzip' : 'identity';
+    const chunks = jsonBody(parts, encoding);
     res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+    res.vary('Accept-Encoding');
+    if (encoding === 'gzip') res.set('Content-Encoding', 'gzip');
     res.set(
       'Content-Length',
       String(chunks.reduce((length, chunk) => length + chunk.length, 0)),

@@ -26,6 +26,7 @@ import {
   registryFor,
 } from '../__testUtils__/backendAccess';
 import { FlinkObserver } from './FlinkObserver';
+import { jsonBody } from './precompressedJson';
 
 const plane = useControlPlane();
 let token: string;
@@ -105,13 +106,13 @@ async function statusWhere(
 const condition = (status: FlinkClusterStatus, type: string) =>
   status.conditions.find(c => c.type === type)!;
 
-/** A read's status, and its memo: the last chunk, the same Buffer while the status is reused. */
+/** A read's status, and its memo: the last part, the same object while the status is reused. */
 async function readWithMemo(from: FlinkObserver) {
-  const chunks = await from.getStatusJson(ref());
+  const parts = await from.getStatusJson(ref());
   const status: FlinkClusterStatus = JSON.parse(
-    Buffer.concat(chunks).toString('utf8'),
+    Buffer.concat(jsonBody(parts, 'identity')).toString('utf8'),
   );
-  return { memo: chunks[chunks.length - 1], status };
+  return { memo: parts[parts.length - 1], status };
 }
 
 /**

@@ -18,6 +18,12 @@ import {
 } from '../observer/flink';
 import { FlinkRestClient } from '../rest/FlinkRestClient';
 import { ClusterWatchCache, SnapshotSources } from '../watch/ClusterWatchCache';
+import {
+  JsonParts,
+  PrecompressedJson,
+  jsonBody,
+  precompressJson,
+} from './precompressedJson';
 
 /** @public */
 export interface FlinkObserverOptions {
@@ -56,8 +62,11 @@ interface Memo {
   jobManager: JobManagerFacts;
   /** `flink` without its fetchedAt and opening brace, then a comma. */
   flink: Buffer;
-  /** The other fields (not flink, not the times), without the opening brace. */
-  json: Buffer;
+  /**
+   * `flink` as above, then the other fields (not the times), without the status's opening
+   * brace; compressed too, as browsers ask for it.
+   */
+  body: PrecompressedJson;
 }
 
 /**
@@ -149,17 +158,19 @@ export class FlinkObserver {
    */
   async getStatus(ref: ObservedClusterRef): Promise<FlinkClusterStatus> {
     // The JSON the route serves, parsed: one answer, and the rare callers (apply, remedies) pay.
-    const chunks = await this.getStatusJson(ref);
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const parts = await this.getStatusJson(ref);
+    return JSON.parse(
+      Buffer.concat(jsonBody(parts, 'identity')).toString('utf8'),
+    );
   }
 
   /**
-   * The same status as UTF-8 JSON, in chunks to be written in order: this read's times and its
-   * REST answer's, then the rest, serialized and encoded once per change of the cluster or of
-   * what Flink answers, not once per request (entity pages poll far more often than clusters
-   * change) nor per REST refetch, and not copied per request either.
+   * The same status as UTF-8 JSON, in parts to be written in order (see jsonBody): this read's
+   * times and its REST answer's, then the rest, serialized and compressed once per change of
+   * the cluster or of what Flink answers, not once per request (entity pages poll far more
+   * often than clusters change) nor per REST refetch, and not copied per request either.
    */
-  async getStatusJson(ref: ObservedClusterRef): Promise<Buffer[]> {
+  async getStatusJson(ref: ObservedClusterRef): Promise<JsonParts> {
     const { memo, observedAt, lastSyncedAt } = await this.current(ref);
     const fetchedAt = memo.rest?.fetchedAt;
     const times = JSON.stringify({
@@ -169,7 +180,7 @@ export class FlinkObserver {
     });
     // `{"observedAt":…,"flink":{"fetchedAt":…` and a comma before flink's other fields, if any.
     const head = `${times.slice(0, -2)}${fetchedAt === undefined ? '' : ','}`;
-    return [Buffer.from(head), memo.flink, memo.json];
+    return [Buffer.from(head), memo.body];
   }
 
   /** The memoized status, computed anew when something it depends on changed. */
@@ -239,6 +250,13 @@ export class FlinkObserver {
     };
     const status = observeCluster(snapshot, rest, options);
     const sources = cache.sourcesOf(snapshot);
+    const flink = flinkChunk(status.flink);
+    const others = JSON.stringify({
+      ...status,
+      observedAt: undefined,
+      lastSyncedAt: undefined,
+      flink: undefined,
+    }).slice(1);
     const memo: Memo = {
       ref,
       readAt: previous?.readAt ?? now.getTime(),
@@ -247,15 +265,8 @@ export class FlinkObserver {
       changesAt: statusChangesAt(snapshot, options),
       rest,
       jobManager: jobManagerFacts(snapshot),
-      flink: flinkChunk(status.flink),
-      json: Buffer.from(
-        JSON.stringify({
-          ...status,
-          observedAt: undefined,
-          lastSyncedAt: undefined,
-          flink: undefined,
-        }).slice(1),
-      ),
+      flink,
+      body: precompressJson(Buffer.concat([flink, Buffer.from(others)])),
     };
     this.computed.set(clusterKey, memo);
     return memo;
