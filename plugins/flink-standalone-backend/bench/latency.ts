@@ -16,6 +16,8 @@ export interface LatencySummary {
   p99: number;
   max: number;
   perSecond: number;
+  /** What each answer carried on the wire, headers included, on average (wrk's count). */
+  bytesPerAnswer?: number;
 }
 
 export function summarize(

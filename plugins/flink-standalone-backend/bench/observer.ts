@@ -48,10 +48,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import {
-  createBackendPlugin,
-  type RootLoggerService,
-} from '@backstage/backend-plugin-api';
+import { createBackendPlugin } from '@backstage/backend-plugin-api';
 import {
   mockCredentials,
   startTestBackend,
@@ -86,7 +83,8 @@ import {
 } from './benchClusters';
 import type { ChurnResult, ChurnTask } from './churnWorker';
 import { LatencySummary, RouteRequest, summarize } from './latency';
-import { PollTask, startWrk } from './wrkLoad';
+import { BROWSER_ACCEPT_ENCODING, PollTask, startWrk } from './wrkLoad';
+import { productionLogger, withProductionMiddleware } from './productionHttp';
 import { startWireCapture, tcpPortsOf } from './wireCapture';
 import { type Postgres, startPostgres } from './postgres';
 import { ThreadDelays, describeGc, watchThreadDelays } from './threadDelays';
@@ -196,17 +194,6 @@ const PEER: RouteRequest = {
   path: '/api/kubernetes/resources/workloads/query',
   body: JSON.stringify({ entityRef: 'component:default/{name}', auth: {} }),
 };
-
-/** Production logs go to stdout; here nowhere, for both plugins alike. */
-class SilentLogger implements RootLoggerService {
-  error() {}
-  warn() {}
-  info() {}
-  debug() {}
-  child() {
-    return this;
-  }
-}
 
 function runWorker<T>(file: string, workerData: unknown): Promise<T> {
   const worker = new Worker(resolve(__dirname, file), { workerData });
@@ -415,10 +402,14 @@ async function main() {
     // Our plugin's observer (the root service's, built once the backend starts), to count the
     // statuses it computes.
     let observed: Promise<FlinkObserver> | undefined;
+    const logger = productionLogger([account.token]);
+    console.log(
+      `[bench] setting: in front of every route, what a production backend has there and startTestBackend has not (backend-defaults' middleware, as its root HTTP router applies them: helmet, CORS, compression, a log line per request at info, the rate limiter, off as by default), the backend's log lines through Backstage's Winston logger in its production format (JSON with a timestamp, the config's secrets redacted) written to /dev/null instead of stdout; the pages ask as a browser does (accept-encoding: ${BROWSER_ACCEPT_ENCODING})`,
+    );
     const backend = await startTestBackend({
       features: flinkBackendFeatures({
         entities,
-        logger: new SilentLogger(),
+        logger,
         features: [
           kubernetesPlugin,
           observerProbe(found => (observed = found)),
@@ -444,6 +435,7 @@ async function main() {
         },
       }),
     });
+    withProductionMiddleware(backend.server, logger);
     const observer = await observed!;
     const url = `http://127.0.0.1:${backend.server.port()}`;
     // The clients read as a user whose status read decision is definitive (ALLOW, as the example
@@ -775,7 +767,7 @@ async function main() {
         cpu,
       };
       console.log(
-        `[bench] ${label}: p50=${load.p50.toFixed(2)}ms p99=${load.p99.toFixed(2)}ms max=${load.max.toFixed(1)}ms rps=${load.perSecond.toFixed(0)} errors=${load.errors}${load.firstError ? ` (${load.firstError})` : ''}` +
+        `[bench] ${label}: p50=${load.p50.toFixed(2)}ms p99=${load.p99.toFixed(2)}ms max=${load.max.toFixed(1)}ms rps=${load.perSecond.toFixed(0)}${load.bytesPerAnswer === undefined ? '' : ` bytes/answer=${load.bytesPerAnswer.toFixed(0)}`} errors=${load.errors}${load.firstError ? ` (${load.firstError})` : ''}` +
           ` | change->status p50=${churn.delays.p50}ms p99=${churn.delays.p99}ms max=${churn.delays.max}ms (${churn.changes} changes, ${churn.unseen} unseen${churn.delays.firstError ? `, ${churn.delays.firstError}` : ''})` +
           ` | API/s ${Object.entries(apiPerSecond)
             .map(([k, v]) => `${k}=${v.toFixed(1)}`)

@@ -7,13 +7,17 @@
  * Each of `clients` connections is an open entity page: it asks for a random entity of
  * `entities`, waits a random 0.5–1.5 × `pollMs` (`pollMs` on average; pages out of step, as
  * independent pages are) and asks again; `pollMs` 0 asks again at once (flat out). Latency is
- * wrk's: from writing the request to the answer's last byte.
+ * wrk's: from writing the request to the answer's last byte. Each request asks for a compressed
+ * answer as Chromium does (wrk counts the bytes; it does not decode them).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LatencySummary, RouteRequest } from './latency';
+
+/** What Chromium sends with every request: the encodings it decodes. */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** Entity pages polling a route. */
 export interface PollTask {
@@ -39,7 +43,7 @@ export function wrkScript(task: PollTask): string {
   const { request } = task;
   return `
 local names = { ${task.entities.map(lua).join(', ')} }
-local headers = { authorization = ${lua(task.authorization)} ${request.body ? ', ["content-type"] = "application/json"' : ''} }
+local headers = { authorization = ${lua(task.authorization)}, ["accept-encoding"] = ${lua(BROWSER_ACCEPT_ENCODING)} ${request.body ? ', ["content-type"] = "application/json"' : ''} }
 local method, path, body = ${lua(request.method)}, ${lua(request.path)}, ${request.body ? lua(request.body) : 'nil'}
 local pollMs = ${task.pollMs}
 
@@ -62,8 +66,8 @@ end
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
-    'BENCH_WRK {"requests":%d,"durationUs":%d,"notOk":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d}\\n',
-    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout,
+    'BENCH_WRK {"requests":%d,"bytes":%d,"durationUs":%d,"notOk":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d}\\n',
+    summary.requests, summary.bytes, summary.duration, e.status, e.connect, e.read, e.write, e.timeout,
     latency:percentile(50), latency:percentile(99), latency.max))
 end
 `;
@@ -71,6 +75,8 @@ end
 
 interface WrkFigures {
   requests: number;
+  /** Read from the server: answers with their headers. */
+  bytes: number;
   durationUs: number;
   notOk: number;
   connect: number;
@@ -127,6 +133,7 @@ export function startWrk(task: PollTask): {
         p99: f.p99Us / 1000,
         max: f.maxUs / 1000,
         perSecond: f.requests / (f.durationUs / 1e6),
+        bytesPerAnswer: f.bytes / f.requests,
       });
     });
   });
