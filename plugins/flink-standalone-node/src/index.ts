@@ -123,10 +123,7 @@ export type {
   ObservedClusterRef,
 } from './service/FlinkObserver';
 export { jsonBody, precompressJson } from './service/precompressedJson';
-export type {
-  JsonParts,
-  PrecompressedJson,
-} from './service/precompressedJson';
+export type { JsonParts, PrecompressedJson } from './service/precompressedJson';
 export { observeCluster } from './observer/observeCluster';
 export type {
   ClusterSnapshot,
