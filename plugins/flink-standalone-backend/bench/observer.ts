@@ -404,7 +404,7 @@ async function main() {
     let observed: Promise<FlinkObserver> | undefined;
     const logger = productionLogger([account.token]);
     console.log(
-      `[bench] setting: in front of every route, what a production backend has there and startTestBackend has not (backend-defaults' middleware, as its root HTTP router applies them: helmet, CORS, compression, a log line per request at info, the rate limiter, off as by default), the backend's log lines through Backstage's Winston logger in its production format (JSON with a timestamp, the config's secrets redacted) written to /dev/null instead of stdout; the pages ask as a browser does (accept-encoding: ${BROWSER_ACCEPT_ENCODING})`,
+      `[bench] setting: in front of every route, what a production backend has there and startTestBackend has not (backend-defaults' middleware, as its root HTTP router applies them: helmet, CORS, compression, a log line per request at info, the rate limiter, off as by default), the backend's log lines through Backstage's Winston logger in its production format (JSON with a timestamp, the config's secrets redacted) written to /dev/null instead of stdout, synchronously as Node writes to a pipe; the pages ask as a browser does (accept-encoding: ${BROWSER_ACCEPT_ENCODING})`,
     );
     const backend = await startTestBackend({
       features: flinkBackendFeatures({

@@ -4,10 +4,11 @@
  * CORS, compression, a log line per request, the rate limiter, off unless configured), in the
  * order backend-defaults applies them, and the root logger those lines go to (Winston in its
  * production format, JSON with a timestamp, the config's secrets redacted), writing to /dev/null
- * here instead of stdout.
+ * here instead of stdout, as Node writes to a pipe on Linux: synchronously, on the main thread.
  */
-import { createWriteStream } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 import type { RequestListener, Server } from 'node:http';
+import { Writable } from 'node:stream';
 import { MiddlewareFactory } from '@backstage/backend-defaults/rootHttpRouter';
 import { WinstonLogger } from '@backstage/backend-defaults/rootLogger';
 import { ConfigReader } from '@backstage/config';
@@ -20,12 +21,25 @@ export function productionLogger(secrets: string[]): WinstonLogger {
     meta: { service: 'backstage' },
     level: 'info',
     format: format.combine(format.timestamp(), format.json()),
-    transports: [
-      new transports.Stream({ stream: createWriteStream('/dev/null') }),
-    ],
+    transports: [new transports.Stream({ stream: devNull() })],
   });
   logger.addRedactions(secrets);
   return logger;
+}
+
+/**
+ * Where the log lines go: /dev/null, each line written as it comes, as Node writes to stdout
+ * when it is a pipe (a container's, in production): synchronously, on the main thread. A file
+ * stream would write through libuv's thread pool instead.
+ */
+function devNull(): Writable {
+  const fd = openSync('/dev/null', 'w');
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writeSync(fd, chunk);
+      done();
+    },
+  });
 }
 
 /** CORS as the example app's config has it (a page of the app on another origin). */
