@@ -31,7 +31,13 @@ export type JsonParts = ReadonlyArray<Buffer | PrecompressedJson>;
 export function precompressJson(json: Buffer): PrecompressedJson {
   return {
     json,
-    deflated: deflateRawSync(json, { finishFlush: constants.Z_SYNC_FLUSH }),
+    // The fastest level: on the main thread once per change of a polled status, where a CPU
+    // profile under load found the default level a third of a recompute; for a status of 21
+    // pods, 1.6 KB instead of 1.4, in 40 µs instead of 90.
+    deflated: deflateRawSync(json, {
+      level: constants.Z_BEST_SPEED,
+      finishFlush: constants.Z_SYNC_FLUSH,
+    }),
   };
 }
 
