@@ -1,3 +1,8 @@
+import {
+  coreServices,
+  createServiceFactory,
+} from '@backstage/backend-plugin-api';
+import { CacheManager } from '@backstage/backend-defaults/cache';
 import { ConfigReader } from '@backstage/config';
 import type { Entity } from '@backstage/catalog-model';
 import {
@@ -773,5 +778,69 @@ describe('against a Flink cluster in the real control plane, with least privileg
       logs.filter(l => /^(warn|error) /.test(l) && /flink-standalone/.test(l)),
     ).toEqual([]);
     expect(logs.join('\n')).toMatch(/Deleted Flink cluster/);
+  });
+  it("shares Flink REST answers between backend replicas through the plugin's cache: a second replica serves the first one's answer and asks Flink nothing", async () => {
+    const registry = ClusterRegistry.fromConfig(
+      new ConfigReader(clusterConfig(plane().server)),
+    );
+    await applyCluster(
+      registry.get(TEST_CLUSTER),
+      renderCluster(spec()) as KubernetesObject[],
+    );
+    // Backstage's own cache manager, one store for both backends, as a Redis is for replicas.
+    const caches = CacheManager.fromConfig(new ConfigReader({}));
+    const sharedCache = createServiceFactory({
+      service: coreServices.cache,
+      deps: { plugin: coreServices.pluginMetadata },
+      factory: ({ plugin }) => caches.forPlugin(plugin.getId()),
+    });
+    const replica = () =>
+      startFlinkBackend({
+        plane: plane(),
+        entities: entities(),
+        // A minute, so the answer is still fresh however slowly the second replica starts.
+        config: url => {
+          const config = clusterConfig(url);
+          return {
+            ...config,
+            flinkStandalone: {
+              ...config.flinkStandalone,
+              flinkRestRefresh: { maxAgeSeconds: 60 },
+            },
+          };
+        },
+        services: [sharedCache],
+      });
+    const first = (backend = await replica());
+    const second = await replica();
+    try {
+      const answerOf = (replicaBackend: FlinkTestBackend) =>
+        waitFor(
+          'a Flink REST answer in the status',
+          async () => {
+            const response = await request(replicaBackend.server)
+              .get(`${entityPath('orders-analytics')}/status`)
+              .set('Authorization', as(OWNER));
+            const { flink } = (response.body.status ??
+              {}) as Partial<FlinkClusterStatus>;
+            return flink?.fetchedAt === undefined ? undefined : flink;
+          },
+          { timeoutMs: 60_000 },
+        );
+      const restRequests = (replicaBackend: FlinkTestBackend) =>
+        replicaBackend.proxy.requests.filter(r => r.url.includes('/services/'))
+          .length;
+
+      const answered = await answerOf(first);
+      expect(restRequests(first)).toBeGreaterThan(0);
+      expect(await answerOf(second)).toEqual(answered);
+      expect(restRequests(second)).toBe(0);
+      expectNoCredentials(second.logs.join('\n'), {
+        token: account.token,
+        ca: plane().admin.ca,
+      });
+    } finally {
+      await second.stop();
+    }
   });
 });

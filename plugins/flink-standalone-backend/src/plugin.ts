@@ -57,6 +57,7 @@ export const flinkStandalonePlugin = createBackendPlugin({
         logger: coreServices.logger,
         auditor: coreServices.auditor,
         auth: coreServices.auth,
+        cache: coreServices.cache,
         config: coreServices.rootConfig,
         httpRouter: coreServices.httpRouter,
         httpAuth: coreServices.httpAuth,
@@ -69,6 +70,7 @@ export const flinkStandalonePlugin = createBackendPlugin({
         logger,
         auditor,
         auth,
+        cache,
         config,
         httpRouter,
         httpAuth,
@@ -78,7 +80,12 @@ export const flinkStandalonePlugin = createBackendPlugin({
         clusters,
       }) {
         // Modules have registered by now (they init before their plugin).
-        clusters.addExtensions({ authStrategies, clusterSupplier });
+        // The cache shares Flink REST answers between replicas when its store is shared.
+        clusters.addExtensions({
+          authStrategies,
+          clusterSupplier,
+          sharedRestAnswers: cache,
+        });
         // Built here rather than at backend startup, so a config error fails this plugin.
         await clusters.start();
         permissionsRegistry.addPermissions(flinkStandalonePermissions);

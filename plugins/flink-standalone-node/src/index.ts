@@ -116,7 +116,10 @@ export {
 } from './rest/FlinkRestClient';
 export { directBaseUrl, flinkRequest } from './rest/flinkRequest';
 export type { FlinkRequest } from './rest/flinkRequest';
-export type { FlinkRestClientOptions } from './rest/FlinkRestClient';
+export type {
+  FlinkRestClientOptions,
+  SharedRestAnswers,
+} from './rest/FlinkRestClient';
 export { FlinkObserver } from './service/FlinkObserver';
 export type {
   FlinkObserverOptions,

@@ -346,6 +346,8 @@ export async function startFlinkBackend(options: {
   entities: Entity[];
   /** `kubernetes` and `flinkStandalone` config, given the URL of the counting proxy. */
   config: (proxyUrl: string) => Record<string, unknown>;
+  /** Service factories replacing the test backend's (e.g. a cache shared by replicas). */
+  services?: BackendFeature[];
 }): Promise<FlinkTestBackend> {
   const proxy = await startCountingApiProxy(options.plane);
   const logs: string[] = [];
@@ -360,6 +362,7 @@ export async function startFlinkBackend(options: {
       features: [
         testDatabaseServiceFactory(),
         mockServices.scheduler.factory(),
+        ...(options.services ?? []),
       ],
     }),
   });

@@ -1,4 +1,5 @@
 import { createExtensionPoint } from '@backstage/backend-plugin-api';
+import type { SharedRestAnswers } from '../rest/FlinkRestClient';
 
 /**
  * What discovery knows about a Kubernetes cluster: where its API server is and how to trust it.
@@ -122,4 +123,9 @@ export const flinkStandaloneClusterSupplierExtensionPoint =
 export interface FlinkStandaloneClusterExtensions {
   authStrategies?: Map<string, FlinkClusterAuthStrategy>;
   clusterSupplier?: FlinkClusterSupplierRegistration;
+  /**
+   * The flink-standalone plugin's `CacheService`, where backend replicas share Flink REST
+   * answers (a shared store, e.g. Redis, makes one refresh serve every replica).
+   */
+  sharedRestAnswers?: SharedRestAnswers;
 }

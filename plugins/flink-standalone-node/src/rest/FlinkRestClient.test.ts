@@ -8,7 +8,7 @@ import {
   backendToken,
   registryFor,
 } from '../__testUtils__/backendAccess';
-import { FlinkRestClient } from './FlinkRestClient';
+import { FlinkRestClient, SharedRestAnswers } from './FlinkRestClient';
 
 const plane = useControlPlane();
 let cluster: FlinkKubernetesCluster;
@@ -135,5 +135,94 @@ describe('FlinkRestClient refresh budget', () => {
     });
     expect(next).toBe(2 * one);
     expect(client.refreshes).toEqual({ started: 4, deferred: 5 });
+  });
+});
+
+/**
+ * A store standing in for a cache shared by backend replicas (Redis in production). It keeps
+ * values past their TTL, as a store with a coarser clock may (memcached counts whole seconds):
+ * the client must judge an answer's age itself. The TTLs asked for are kept to be checked.
+ */
+function sharedStore() {
+  const values = new Map<string, unknown>();
+  const ttls: unknown[] = [];
+  const store: SharedRestAnswers = {
+    get: async <T>(key: string) => values.get(key) as T | undefined,
+    set: async (key, value, options) => {
+      values.set(key, JSON.parse(JSON.stringify(value)));
+      ttls.push(options?.ttl);
+    },
+  };
+  return { store, ttls };
+}
+
+describe('FlinkRestClient answers shared between backend replicas', () => {
+  it("takes another replica's answer within the max age instead of asking Flink, asks once it is older, and a fetch always asks", async () => {
+    let clock = Date.now();
+    const { store, ttls } = sharedStore();
+    const replica = () =>
+      new FlinkRestClient({ now: () => new Date(clock), shared: store });
+    const [first, second] = [replica(), replica()];
+    const one = await requestsOf(() =>
+      first.fetch(cluster, namespace, 'shared'),
+    );
+    expect(one).toBeGreaterThan(0);
+    const fetched = first.latest(cluster, namespace, 'shared')!;
+
+    // The second replica has no answer of its own: its peek starts a refresh, which finds the
+    // first one's (a fetch joins the refresh in flight).
+    clock += 2_000;
+    const taken = await requestsOf(async () => {
+      expect(second.peek(cluster, namespace, 'shared')).toBeUndefined();
+      expect(await second.fetch(cluster, namespace, 'shared')).toEqual(fetched);
+    });
+    expect(taken).toBe(0);
+
+    // Past the max age (5 s since the first fetched) the shared answer is too old: the refresh asks.
+    clock += 3_001;
+    const asked = await requestsOf(async () => {
+      second.peek(cluster, namespace, 'shared');
+      await second.fetch(cluster, namespace, 'shared');
+    });
+    expect(asked).toBe(one);
+    const newer = second.latest(cluster, namespace, 'shared')!;
+    expect(Date.parse(newer.fetchedAt)).toBe(clock);
+
+    // ... and shares its answer: the first replica's refresh takes it.
+    const back = await requestsOf(async () => {
+      first.peek(cluster, namespace, 'shared');
+      await first.fetch(cluster, namespace, 'shared');
+    });
+    expect(back).toBe(0);
+    expect(first.latest(cluster, namespace, 'shared')).toEqual(newer);
+
+    // An explicit fetch (e.g. while waiting for READY) asks Flink whatever is shared.
+    expect(
+      await requestsOf(() => first.fetch(cluster, namespace, 'shared')),
+    ).toBe(one);
+    // Every answer asked of Flink was shared for the max age, no longer.
+    expect(ttls).toEqual([5_000, 5_000, 5_000]);
+  });
+
+  it('passes over a store that fails: the refresh asks Flink and the answer is served', async () => {
+    let clock = Date.now();
+    const down = () => Promise.reject(new Error('cache unreachable'));
+    const client = new FlinkRestClient({
+      now: () => new Date(clock),
+      shared: { get: down, set: down },
+    });
+    const one = await requestsOf(() =>
+      client.fetch(cluster, namespace, 'unshared'),
+    );
+    expect(one).toBeGreaterThan(0);
+    clock += 5_001;
+    const refreshed = await requestsOf(async () => {
+      client.peek(cluster, namespace, 'unshared');
+      await client.fetch(cluster, namespace, 'unshared');
+    });
+    expect(refreshed).toBe(one);
+    expect(
+      Date.parse(client.latest(cluster, namespace, 'unshared')!.fetchedAt),
+    ).toBe(clock);
   });
 });

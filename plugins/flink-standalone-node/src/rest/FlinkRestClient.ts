@@ -1,8 +1,26 @@
+import type { CacheService } from '@backstage/backend-plugin-api';
 import type { JobRestore } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import type { FlinkRestObservation } from '../observer/types';
 import { flinkRequest } from './flinkRequest';
 import { taskManagerRestoreSource } from './restores';
+
+/** Where a cluster's answer is shared between replicas (the plugin's cache is its own namespace). */
+const sharedKey = (
+  cluster: FlinkKubernetesCluster,
+  namespace: string,
+  name: string,
+) => `rest-answer:${cluster.name}/${namespace}/${name}`;
+
+/** Whether a shared value is an answer (a store may hold what another version wrote). */
+function isObservation(value: unknown): value is FlinkRestObservation {
+  const answer = value as Partial<FlinkRestObservation> | undefined;
+  return (
+    typeof answer?.fetchedAt === 'string' &&
+    typeof answer.reachable === 'boolean' &&
+    !Number.isNaN(Date.parse(answer.fetchedAt))
+  );
+}
 
 /** The endpoints the observer reads, fetched together. */
 const ENDPOINTS = ['/overview', '/taskmanagers', '/jobs/overview'] as const;
@@ -35,6 +53,13 @@ export interface FlinkRestClientOptions {
    * refreshes it. Bounds the Flink REST traffic through the API server whatever the viewers.
    */
   maxRefreshesPerSecond?: number;
+  /**
+   * Where backend replicas share their answers (the plugin's `CacheService`: with a shared store
+   * such as Redis, one replica's refresh serves every replica's viewers). A background refresh
+   * takes another replica's answer while it is within `maxAgeMs` instead of asking Flink; every
+   * answer fetched is put there for `maxAgeMs`. A store that fails is passed over.
+   */
+  shared?: SharedRestAnswers;
   /** After each fetched answer is stored, with the Flink cluster it is about. */
   onAnswer?: (ref: {
     cluster: string;
@@ -43,6 +68,16 @@ export interface FlinkRestClientOptions {
   }) => void;
   now?: () => Date;
 }
+
+/**
+ * What {@link FlinkRestClientOptions.shared} needs of Backstage's `CacheService`.
+ *
+ * @public
+ */
+export type SharedRestAnswers = Pick<CacheService, 'get' | 'set'>;
+
+/** A JSON value as the cache takes it: an answer is plain JSON (no Dates, no class instances). */
+type SharedValue = Parameters<CacheService['set']>[1];
 
 /**
  * The defaults of {@link FlinkRestClientOptions}.
@@ -99,6 +134,7 @@ export class FlinkRestClient {
   private readonly now: () => Date;
   private readonly budget: RefreshBudget;
   private readonly onAnswer: FlinkRestClientOptions['onAnswer'];
+  private readonly shared: FlinkRestClientOptions['shared'];
   /** Refreshes started and refreshes put off for want of budget, since the start. */
   readonly refreshes = { started: 0, deferred: 0 };
 
@@ -106,6 +142,7 @@ export class FlinkRestClient {
     this.maxAgeMs = options.maxAgeMs ?? FLINK_REST_REFRESH_DEFAULTS.maxAgeMs;
     this.now = options.now ?? (() => new Date());
     this.onAnswer = options.onAnswer;
+    this.shared = options.shared;
     this.budget = new RefreshBudget(
       options.maxRefreshesPerSecond ??
         FLINK_REST_REFRESH_DEFAULTS.maxRefreshesPerSecond,
@@ -130,7 +167,7 @@ export class FlinkRestClient {
     if (age > this.maxAgeMs && !this.inFlight.has(key)) {
       if (this.budget.take()) {
         this.refreshes.started++;
-        void this.fetch(cluster, namespace, name);
+        void this.refresh(cluster, namespace, name);
       } else {
         this.refreshes.deferred++;
       }
@@ -147,16 +184,44 @@ export class FlinkRestClient {
     return this.cache.get(`${cluster.name}/${namespace}/${name}`);
   }
 
-  /** Fetches now (or joins the fetch in flight). */
+  /** Fetches now (or joins the fetch in flight): never another replica's answer. */
   fetch(
     cluster: FlinkKubernetesCluster,
     namespace: string,
     name: string,
   ): Promise<FlinkRestObservation> {
+    return this.inFlightOr(cluster, namespace, name, () =>
+      this.observeAndShare(cluster, namespace, name),
+    );
+  }
+
+  /** A background refresh: another replica's newer answer within the max age, else a fetch. */
+  private refresh(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): Promise<FlinkRestObservation> {
+    return this.inFlightOr(
+      cluster,
+      namespace,
+      name,
+      async () =>
+        (await this.sharedAnswer(cluster, namespace, name)) ??
+        this.observeAndShare(cluster, namespace, name),
+    );
+  }
+
+  /** One answer at a time per Flink cluster: a caller while one is coming joins it. */
+  private inFlightOr(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+    answer: () => Promise<FlinkRestObservation>,
+  ): Promise<FlinkRestObservation> {
     const key = `${cluster.name}/${namespace}/${name}`;
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = this.observe(cluster, namespace, name).then(observation => {
+      pending = answer().then(observation => {
         this.cache.set(key, observation);
         this.inFlight.delete(key);
         this.onAnswer?.({ cluster: cluster.name, namespace, name });
@@ -165,6 +230,45 @@ export class FlinkRestClient {
       this.inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * Another replica's answer while within the max age (judged here too: a store may keep a value
+   * past its TTL, memcached for instance counts whole seconds). Only asked when this replica's
+   * own answer is older than that, so a taken answer is always the newer one.
+   */
+  private async sharedAnswer(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): Promise<FlinkRestObservation | undefined> {
+    if (!this.shared) return undefined;
+    const answer = await this.shared
+      .get(sharedKey(cluster, namespace, name))
+      .catch(() => undefined);
+    return isObservation(answer) &&
+      this.now().getTime() - Date.parse(answer.fetchedAt) <= this.maxAgeMs
+      ? answer
+      : undefined;
+  }
+
+  private async observeAndShare(
+    cluster: FlinkKubernetesCluster,
+    namespace: string,
+    name: string,
+  ): Promise<FlinkRestObservation> {
+    const observation = await this.observe(cluster, namespace, name);
+    // Not waited for: a slow or failing store never holds up this replica's status.
+    this.shared
+      ?.set(
+        sharedKey(cluster, namespace, name),
+        observation as unknown as SharedValue,
+        {
+          ttl: this.maxAgeMs,
+        },
+      )
+      .catch(() => {});
+    return observation;
   }
 
   forget(cluster: string, namespace: string, name: string): void {

@@ -16,7 +16,7 @@ import {
   jobManagerFacts,
   summarizeRest,
 } from '../observer/flink';
-import { FlinkRestClient } from '../rest/FlinkRestClient';
+import { FlinkRestClient, SharedRestAnswers } from '../rest/FlinkRestClient';
 import { ClusterWatchCache, SnapshotSources } from '../watch/ClusterWatchCache';
 import {
   JsonParts,
@@ -36,6 +36,8 @@ export interface FlinkObserverOptions {
   restMaxAgeMs?: number;
   /** At most this many Flink REST refreshes start per second, over all clusters (default 20). */
   restMaxRefreshesPerSecond?: number;
+  /** Where backend replicas share Flink REST answers (see FlinkRestClientOptions.shared). */
+  sharedRestAnswers?: SharedRestAnswers;
   /** How long a first status request waits for a cache's initial sync (default 10 s). */
   initialSyncTimeoutMs?: number;
   now?: () => Date;
@@ -116,6 +118,7 @@ export class FlinkObserver {
     this.rest = new FlinkRestClient({
       maxAgeMs: options.restMaxAgeMs,
       maxRefreshesPerSecond: options.restMaxRefreshesPerSecond,
+      shared: options.sharedRestAnswers,
       // A new answer may say something new: the status is recomputed ahead, as on a change.
       onAnswer: ref => this.markDue([keyOf(ref)]),
       now: this.now,

@@ -73,6 +73,7 @@ const secondsToMs = (seconds?: number) =>
 export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
   private readonly authStrategies = new Map<string, FlinkClusterAuthStrategy>();
   private supplier?: FlinkStandaloneClusterExtensions['clusterSupplier'];
+  private sharedRestAnswers?: FlinkStandaloneClusterExtensions['sharedRestAnswers'];
   /** Set by `start()`: from then on, no extension may be added. */
   private building?: Promise<Built>;
   /** What `getClusters()` waits for: the build, whenever it starts. */
@@ -141,6 +142,8 @@ export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
       }
       this.supplier = extensions.clusterSupplier;
     }
+    this.sharedRestAnswers =
+      extensions.sharedRestAnswers ?? this.sharedRestAnswers;
   }
 
   start(): Promise<void> {
@@ -190,6 +193,7 @@ export class FlinkStandaloneClusters implements FlinkStandaloneClusterService {
     return new FlinkObserver({
       registry,
       logger: this.options.logger,
+      sharedRestAnswers: this.sharedRestAnswers,
       restMaxAgeMs:
         this.options.restMaxAgeMs ??
         secondsToMs(
