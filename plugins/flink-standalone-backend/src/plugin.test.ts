@@ -116,21 +116,23 @@ afterEach(async () => {
   });
 });
 
+/** `clusterConfig` with these `flinkStandalone` options added. */
+function clusterConfigWith(options: Record<string, unknown>) {
+  return (url: string) => {
+    const config = clusterConfig(url);
+    return {
+      ...config,
+      flinkStandalone: { ...config.flinkStandalone, ...options },
+    };
+  };
+}
+
 /** `start`, with status reads reusing decisions, entities and answers for `seconds`. */
 async function startWithReadCacheTtl(seconds: number) {
   backend = await startFlinkBackend({
     plane: plane(),
     entities: entities(),
-    config: url => {
-      const config = clusterConfig(url);
-      return {
-        ...config,
-        flinkStandalone: {
-          ...config.flinkStandalone,
-          statusReadCache: { ttlSeconds: seconds },
-        },
-      };
-    },
+    config: clusterConfigWith({ statusReadCache: { ttlSeconds: seconds } }),
   });
   return backend;
 }
@@ -520,8 +522,8 @@ describe('against a Flink cluster in the real control plane, with least privileg
     },
   });
   const spec = () => parseClusterSpec(specInput());
-
-  it('plans a change for the owner without making it; 403 to others; 400 naming the field for a bad spec or another cluster', async () => {
+  /** The spec's manifests applied with the backend's least-privilege token, as the scaffolder would. */
+  async function applySpec() {
     const registry = ClusterRegistry.fromConfig(
       new ConfigReader(clusterConfig(plane().server)),
     );
@@ -529,6 +531,11 @@ describe('against a Flink cluster in the real control plane, with least privileg
       registry.get(TEST_CLUSTER),
       renderCluster(spec()) as KubernetesObject[],
     );
+    return registry;
+  }
+
+  it('plans a change for the owner without making it; 403 to others; 400 naming the field for a bad spec or another cluster', async () => {
+    await applySpec();
     const { server, proxy } = await start();
     const planOf = (user: string, body: object) =>
       request(server)
@@ -603,14 +610,7 @@ describe('against a Flink cluster in the real control plane, with least privileg
   });
 
   it('serves the status the node library computes; the owner scales and deletes; others get 403 and change nothing', async () => {
-    // Applied with the backend's own least-privilege token, as the scaffolder would.
-    const registry = ClusterRegistry.fromConfig(
-      new ConfigReader(clusterConfig(plane().server)),
-    );
-    await applyCluster(
-      registry.get(TEST_CLUSTER),
-      renderCluster(spec()) as KubernetesObject[],
-    );
+    const registry = await applySpec();
     const { server, proxy, logs } = await start();
     const statusOf = (user = OWNER) =>
       request(server)
@@ -779,14 +779,9 @@ describe('against a Flink cluster in the real control plane, with least privileg
     ).toEqual([]);
     expect(logs.join('\n')).toMatch(/Deleted Flink cluster/);
   });
+
   it("shares Flink REST answers between backend replicas through the plugin's cache: a second replica serves the first one's answer and asks Flink nothing", async () => {
-    const registry = ClusterRegistry.fromConfig(
-      new ConfigReader(clusterConfig(plane().server)),
-    );
-    await applyCluster(
-      registry.get(TEST_CLUSTER),
-      renderCluster(spec()) as KubernetesObject[],
-    );
+    await applySpec();
     // Backstage's own cache manager, one store for both backends, as a Redis is for replicas.
     const caches = CacheManager.fromConfig(new ConfigReader({}));
     const sharedCache = createServiceFactory({
@@ -799,16 +794,7 @@ describe('against a Flink cluster in the real control plane, with least privileg
         plane: plane(),
         entities: entities(),
         // A minute, so the answer is still fresh however slowly the second replica starts.
-        config: url => {
-          const config = clusterConfig(url);
-          return {
-            ...config,
-            flinkStandalone: {
-              ...config.flinkStandalone,
-              flinkRestRefresh: { maxAgeSeconds: 60 },
-            },
-          };
-        },
+        config: clusterConfigWith({ flinkRestRefresh: { maxAgeSeconds: 60 } }),
         services: [sharedCache],
       });
     const first = (backend = await replica());

@@ -156,6 +156,12 @@ function sharedStore() {
   return { store, ttls };
 }
 
+/** A read that finds its answer old: the background refresh it starts, waited for (a fetch joins it). */
+function refreshed(client: FlinkRestClient, name: string) {
+  client.peek(cluster, namespace, name);
+  return client.fetch(cluster, namespace, name);
+}
+
 describe('FlinkRestClient answers shared between backend replicas', () => {
   it("takes another replica's answer within the max age instead of asking Flink, asks once it is older, and a fetch always asks", async () => {
     let clock = Date.now();
@@ -180,19 +186,13 @@ describe('FlinkRestClient answers shared between backend replicas', () => {
 
     // Past the max age (5 s since the first fetched) the shared answer is too old: the refresh asks.
     clock += 3_001;
-    const asked = await requestsOf(async () => {
-      second.peek(cluster, namespace, 'shared');
-      await second.fetch(cluster, namespace, 'shared');
-    });
+    const asked = await requestsOf(() => refreshed(second, 'shared'));
     expect(asked).toBe(one);
     const newer = second.latest(cluster, namespace, 'shared')!;
     expect(Date.parse(newer.fetchedAt)).toBe(clock);
 
     // ... and shares its answer: the first replica's refresh takes it.
-    const back = await requestsOf(async () => {
-      first.peek(cluster, namespace, 'shared');
-      await first.fetch(cluster, namespace, 'shared');
-    });
+    const back = await requestsOf(() => refreshed(first, 'shared'));
     expect(back).toBe(0);
     expect(first.latest(cluster, namespace, 'shared')).toEqual(newer);
 
@@ -216,11 +216,7 @@ describe('FlinkRestClient answers shared between backend replicas', () => {
     );
     expect(one).toBeGreaterThan(0);
     clock += 5_001;
-    const refreshed = await requestsOf(async () => {
-      client.peek(cluster, namespace, 'unshared');
-      await client.fetch(cluster, namespace, 'unshared');
-    });
-    expect(refreshed).toBe(one);
+    expect(await requestsOf(() => refreshed(client, 'unshared'))).toBe(one);
     expect(
       Date.parse(client.latest(cluster, namespace, 'unshared')!.fetchedAt),
     ).toBe(clock);
