@@ -116,10 +116,8 @@ export {
 } from './rest/FlinkRestClient';
 export { directBaseUrl, flinkRequest } from './rest/flinkRequest';
 export type { FlinkRequest } from './rest/flinkRequest';
-export type {
-  FlinkRestClientOptions,
-  SharedRestAnswers,
-} from './rest/FlinkRestClient';
+export type { FlinkRestClientOptions } from './rest/FlinkRestClient';
+export type { SharedRestAnswers } from './rest/sharedRestAnswers';
 export { FlinkObserver } from './service/FlinkObserver';
 export type {
   FlinkObserverOptions,

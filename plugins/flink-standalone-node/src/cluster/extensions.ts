@@ -1,5 +1,5 @@
 import { createExtensionPoint } from '@backstage/backend-plugin-api';
-import type { SharedRestAnswers } from '../rest/FlinkRestClient';
+import type { SharedRestAnswers } from '../rest/sharedRestAnswers';
 
 /**
  * What discovery knows about a Kubernetes cluster: where its API server is and how to trust it.

@@ -8,7 +8,8 @@ import {
   backendToken,
   registryFor,
 } from '../__testUtils__/backendAccess';
-import { FlinkRestClient, SharedRestAnswers } from './FlinkRestClient';
+import { FlinkRestClient } from './FlinkRestClient';
+import type { SharedRestAnswers } from './sharedRestAnswers';
 
 const plane = useControlPlane();
 let cluster: FlinkKubernetesCluster;

@@ -2,6 +2,7 @@ import type { CacheService } from '@backstage/backend-plugin-api';
 import type { JobRestore } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
 import type { FlinkRestObservation } from '../observer/types';
+import type { SharedRestAnswers } from './sharedRestAnswers';
 import { flinkRequest } from './flinkRequest';
 import { taskManagerRestoreSource } from './restores';
 
@@ -68,13 +69,6 @@ export interface FlinkRestClientOptions {
   }) => void;
   now?: () => Date;
 }
-
-/**
- * What {@link FlinkRestClientOptions.shared} needs of Backstage's `CacheService`.
- *
- * @public
- */
-export type SharedRestAnswers = Pick<CacheService, 'get' | 'set'>;
 
 /** A JSON value as the cache takes it: an answer is plain JSON (no Dates, no class instances). */
 type SharedValue = Parameters<CacheService['set']>[1];

@@ -16,7 +16,8 @@ import {
   jobManagerFacts,
   summarizeRest,
 } from '../observer/flink';
-import { FlinkRestClient, SharedRestAnswers } from '../rest/FlinkRestClient';
+import { FlinkRestClient } from '../rest/FlinkRestClient';
+import type { SharedRestAnswers } from '../rest/sharedRestAnswers';
 import { ClusterWatchCache, SnapshotSources } from '../watch/ClusterWatchCache';
 import {
   JsonParts,
