@@ -6,12 +6,16 @@ import type { SharedRestAnswers } from './sharedRestAnswers';
 import { flinkRequest } from './flinkRequest';
 import { taskManagerRestoreSource } from './restores';
 
+/** The key of a Flink cluster's answers, in-flight refreshes and restores. */
+const answerKey = (clusterName: string, namespace: string, name: string) =>
+  `${clusterName}/${namespace}/${name}`;
+
 /** Where a cluster's answer is shared between replicas (the plugin's cache is its own namespace). */
 const sharedKey = (
   cluster: FlinkKubernetesCluster,
   namespace: string,
   name: string,
-) => `rest-answer:${cluster.name}/${namespace}/${name}`;
+) => `rest-answer:${answerKey(cluster.name, namespace, name)}`;
 
 /** Whether a shared value is an answer (a store may hold what another version wrote). */
 function isObservation(value: unknown): value is FlinkRestObservation {
@@ -153,7 +157,7 @@ export class FlinkRestClient {
     namespace: string,
     name: string,
   ): FlinkRestObservation | undefined {
-    const key = `${cluster.name}/${namespace}/${name}`;
+    const key = answerKey(cluster.name, namespace, name);
     const cached = this.cache.get(key);
     const age = cached
       ? this.now().getTime() - Date.parse(cached.fetchedAt)
@@ -175,7 +179,7 @@ export class FlinkRestClient {
     namespace: string,
     name: string,
   ): FlinkRestObservation | undefined {
-    return this.cache.get(`${cluster.name}/${namespace}/${name}`);
+    return this.cache.get(answerKey(cluster.name, namespace, name));
   }
 
   /** Fetches now (or joins the fetch in flight): never another replica's answer. */
@@ -212,7 +216,7 @@ export class FlinkRestClient {
     name: string,
     answer: () => Promise<FlinkRestObservation>,
   ): Promise<FlinkRestObservation> {
-    const key = `${cluster.name}/${namespace}/${name}`;
+    const key = answerKey(cluster.name, namespace, name);
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = answer().then(observation => {
@@ -266,8 +270,8 @@ export class FlinkRestClient {
   }
 
   forget(cluster: string, namespace: string, name: string): void {
-    this.cache.delete(`${cluster}/${namespace}/${name}`);
-    this.restores.delete(`${cluster}/${namespace}/${name}`);
+    this.cache.delete(answerKey(cluster, namespace, name));
+    this.restores.delete(answerKey(cluster, namespace, name));
   }
 
   private async observe(
@@ -347,7 +351,7 @@ export class FlinkRestClient {
     jobs: RestJob[],
     taskManagerIds: string[],
   ): Promise<JobRestore | undefined> {
-    const key = `${cluster.name}/${namespace}/${name}`;
+    const key = answerKey(cluster.name, namespace, name);
     const memo: RestoreMemo = this.restores.get(key) ?? {
       checked: new Map(),
     };
