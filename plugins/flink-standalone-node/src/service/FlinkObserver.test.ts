@@ -636,16 +636,19 @@ describe('FlinkObserver against the real control plane', () => {
     }
   });
 
-  it('recomputes a status pages still read as soon as its cluster changes, so the next read finds it ready; one unread for a minute waits for its next read', async () => {
+  it('recomputes a status pages still read once its cluster changed, so the next read finds it ready; one unread for a minute waits for its next read', async () => {
     const { clocked: ahead, advance } = await readyWithClockedObserver();
     const computed = () => ({ ...ahead.statusesComputed });
-    /** The cache has taken in the event, and turns enough for a recompute it caused have passed. */
+    /** The cache has taken in the event, and what it made due is recomputed. */
     const settled = async (reason: string) => {
       await waitFor(`${reason} cached`, () =>
         eventReasons(ahead).includes(reason),
       );
-      for (let turn = 0; turn < 3; turn++)
-        await new Promise(resolve => setImmediate(resolve));
+      await waitFor(
+        'no status left to recompute',
+        () => ahead.recomputesPending === 0,
+        { intervalMs: 20 },
+      );
     };
     try {
       // Controllers may still be writing this cluster's objects, and the read after such a write
@@ -675,7 +678,8 @@ describe('FlinkObserver against the real control plane', () => {
       expect(status.events.map(e => e.reason)).toContain(`Ahead${attempt}`);
       expect(after.onRead).toBe(before.onRead);
 
-      // No page has read it for over a minute: the next event waits for a read.
+      // No page has read it for over a minute: the next event waits for a read (marking
+      // happens as the cache takes a change in, so nothing is pending once it is cached).
       advance(60_001);
       const idle = computed();
       await podEvent('orders-taskmanager-1', 'Unread');
@@ -686,6 +690,73 @@ describe('FlinkObserver against the real control plane', () => {
       expect(computed().onRead).toBe(idle.onRead + 1);
     } finally {
       ahead.close();
+    }
+  });
+
+  it('gathers a burst of changes to a cluster into one computation ahead of reads, and a read meanwhile computes what it finds out of date', async () => {
+    const { clocked: gathering } = await readyWithClockedObserver();
+    const computed = () => ({ ...gathering.statusesComputed });
+    const cached = (reason: string) =>
+      waitFor(
+        `${reason} cached`,
+        () => eventReasons(gathering).includes(reason),
+        { intervalMs: 10 },
+      );
+    const drained = () =>
+      waitFor(
+        'no status left to recompute',
+        () => gathering.recomputesPending === 0,
+        { intervalMs: 20 },
+      );
+    try {
+      // Three changes, each taken in by the cache before the next is written (a change of its
+      // own each, not one watch message), within the second they gather for. The controllers
+      // may still write this cluster's objects, or a second may end between two changes: look
+      // for a burst that made exactly one computation.
+      let attempt = 0;
+      const burst = await waitFor('a burst recomputed once', async () => {
+        attempt++;
+        await gathering.getStatus(ref());
+        await drained();
+        const start = computed();
+        const reasons = [1, 2, 3].map(i => `Burst${attempt}x${i}`);
+        for (const reason of reasons) {
+          await podEvent('orders-taskmanager-0', reason);
+          await cached(reason);
+        }
+        await drained();
+        const end = computed();
+        return end.ahead - start.ahead === 1 && { reasons, end };
+      });
+      const ready = await gathering.getStatus(ref());
+      expect(ready.events.map(e => e.reason)).toEqual(
+        expect.arrayContaining(burst.reasons),
+      );
+      expect(computed().onRead).toBe(burst.end.onRead);
+
+      // A read while a change gathers computes the status itself: never an older status.
+      const meanwhile = await waitFor('a read while a change gathers', async () => {
+        const reason = `Meanwhile${++attempt}`;
+        await drained();
+        const start = computed();
+        await podEvent('orders-taskmanager-0', reason);
+        await cached(reason);
+        const read = await gathering.getStatus(ref());
+        const end = computed();
+        return (
+          end.ahead === start.ahead && {
+            reason,
+            read,
+            computedByTheRead: end.onRead - start.onRead,
+          }
+        );
+      });
+      expect(meanwhile.read.events.map(e => e.reason)).toContain(
+        meanwhile.reason,
+      );
+      expect(meanwhile.computedByTheRead).toBe(1);
+    } finally {
+      gathering.close();
     }
   });
 
@@ -749,8 +820,11 @@ describe('with the REST API pointed at a real Flink', () => {
       'TaskManager count drops',
       async () => {
         await direct.refreshRest(ref());
-        for (let turn = 0; turn < 3; turn++)
-          await new Promise(resolve => setImmediate(resolve));
+        await waitFor(
+          'no status left to recompute',
+          () => direct.recomputesPending === 0,
+          { intervalMs: 20 },
+        );
         const before = direct.statusesComputed.onRead;
         const status = await direct.getStatus(ref());
         return status.flink.taskManagersRegistered === 1
