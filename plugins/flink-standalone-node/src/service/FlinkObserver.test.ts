@@ -735,22 +735,25 @@ describe('FlinkObserver against the real control plane', () => {
       expect(computed().onRead).toBe(burst.end.onRead);
 
       // A read while a change gathers computes the status itself: never an older status.
-      const meanwhile = await waitFor('a read while a change gathers', async () => {
-        const reason = `Meanwhile${++attempt}`;
-        await drained();
-        const start = computed();
-        await podEvent('orders-taskmanager-0', reason);
-        await cached(reason);
-        const read = await gathering.getStatus(ref());
-        const end = computed();
-        return (
-          end.ahead === start.ahead && {
-            reason,
-            read,
-            computedByTheRead: end.onRead - start.onRead,
-          }
-        );
-      });
+      const meanwhile = await waitFor(
+        'a read while a change gathers',
+        async () => {
+          const reason = `Meanwhile${++attempt}`;
+          await drained();
+          const start = computed();
+          await podEvent('orders-taskmanager-0', reason);
+          await cached(reason);
+          const read = await gathering.getStatus(ref());
+          const end = computed();
+          return (
+            end.ahead === start.ahead && {
+              reason,
+              read,
+              computedByTheRead: end.onRead - start.onRead,
+            }
+          );
+        },
+      );
       expect(meanwhile.read.events.map(e => e.reason)).toContain(
         meanwhile.reason,
       );
