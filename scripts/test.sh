@@ -54,6 +54,7 @@ backstage-cli repo lint
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT # the results are read below; nothing stays in /tmp
 status=0
+touch "$results/started" # what the tests leave in the temporary folder is checked below
 step "tests (jest via backstage-cli): every package but the browser journeys"
 backstage-cli repo test --ci --json --outputFile="$results/packages.json" \
   --ignoreProjects @flink-standalone/e2e || status=$?
@@ -61,9 +62,9 @@ step "tests (jest via backstage-cli): the browser journeys (packages/e2e)"
 backstage-cli repo test --ci --json --outputFile="$results/e2e.json" \
   --selectProjects @flink-standalone/e2e || status=$?
 
-step "the real node left nothing behind (processes, mounts, cgroups, bridge, iptables rules)"
+step "the real node and the tests left nothing behind (processes, mounts, cgroups, bridge, iptables rules, temporary folders)"
 host_failed=0
-bash packages/testenv/scripts/check-host-clean.sh || { host_failed=1; status=1; }
+bash packages/testenv/scripts/check-host-clean.sh "$results/started" || { host_failed=1; status=1; }
 
 node -e '
   const fs = require("node:fs");

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# After the tests: a stopped real node must leave nothing on the host. Prints what it finds and
-# exits 1 when anything is left (test.sh counts that as a failure).
+# After the tests: a stopped real node must leave nothing on the host, nor the tests anything in
+# the temporary folder since the file given as $1 was touched. Prints what it finds and exits 1
+# when anything is left (test.sh counts that as a failure).
 set -uo pipefail
+since="${1:-}"
 left=()
 pgrep -f 'containerd --config .*/node/containerd.toml' >/dev/null && left+=("containerd process")
 pgrep -f 'containerd-shim-runc-v2 .*flink-standalone-k8s-' >/dev/null && left+=("containerd shim processes")
@@ -14,6 +16,15 @@ for hierarchy in /sys/fs/cgroup/*/; do
   for name in kubepods k8s.io; do [ -d "$hierarchy$name" ] && left+=("cgroup $hierarchy$name"); done
 done
 [ -e /run/flink-standalone-real-node.pid ] && left+=("lock file /run/flink-standalone-real-node.pid")
+# Backstage's mock directories (kept under CI=true: it counts on a machine thrown away), Flink's
+# temporary files (its RPC jar, JAAS file, I/O, shuffle and local state folders), the control
+# planes' and Flink sessions' own folders.
+if [ -n "$since" ]; then
+  while IFS= read -r entry; do
+    left+=("$entry")
+  done < <(find "${TMPDIR:-/tmp}" -mindepth 1 -maxdepth 1 -newer "$since" \( -name 'backstage-tmp-test-dir-*' \
+    -o -name 'flink-*' -o -name 'jaas-*.conf' -o -name 'tm_*' \) 2>/dev/null)
+fi
 if [ ${#left[@]} -gt 0 ]; then
   printf '[host-clean] left behind: %s\n' "${left[@]}" >&2
   exit 1

@@ -233,6 +233,9 @@ class Session {
         ...COMMON_JVM,
         ...jvm,
         ...JAVA_17_OPTS,
+        // Flink's temporary files (io.tmp.dirs defaults to it: the RPC system's jar, the JAAS
+        // file, I/O and shuffle folders) in the work folder, removed with it, not in /tmp.
+        `-Djava.io.tmpdir=${path.join(this.workDir, 'tmp')}`,
         `-Dlog.file=${logFile}`,
         `-Dlog4j.configurationFile=file:${path.join(this.workDir, 'conf', 'log4j.properties')}`,
         '-cp',
@@ -377,6 +380,7 @@ export async function startFlinkSession(
   );
   fs.mkdirSync(path.join(workDir, 'logs'));
   fs.mkdirSync(path.join(workDir, 'plugins'));
+  fs.mkdirSync(path.join(workDir, 'tmp'));
   const [rpc, rest, blob] = await freePorts(3);
   writeConfDir(
     path.join(workDir, 'conf'),

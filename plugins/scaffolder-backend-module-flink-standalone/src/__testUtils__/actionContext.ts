@@ -1,5 +1,8 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import { createMockDirectory } from '@backstage/backend-test-utils';
+import {
+  createMockDirectory,
+  type MockDirectory,
+} from '@backstage/backend-test-utils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import type { ActionContext } from '@backstage/plugin-scaffolder-node';
 import type { JsonObject } from '@backstage/types';
@@ -57,6 +60,16 @@ export function capturingLogger(
   };
 }
 
+/**
+ * The workspaces made for a test file, removed after it. createMockDirectory removes its own
+ * only outside CI (`CI` set: it counts on a machine thrown away after the run), and CI here runs
+ * on a machine that stays.
+ */
+const workspaces: MockDirectory[] = [];
+afterAll(() => {
+  for (const workspace of workspaces.splice(0)) workspace.remove();
+});
+
 /** A mock action context with a real workspace folder, the outputs it received and its log. */
 export function actionContext(
   input: JsonObject,
@@ -68,6 +81,7 @@ export function actionContext(
   > = {},
 ) {
   const workspace = createMockDirectory();
+  workspaces.push(workspace);
   const outputs: Record<string, unknown> = {};
   const log: string[] = [];
   // The mock takes only some fields from its options; the rest are set here.
