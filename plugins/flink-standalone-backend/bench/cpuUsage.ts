@@ -251,23 +251,36 @@ export function prioritizeAllThreads(
 ): void {
   const own = autogroupOf('self');
   for (const pid of pids) {
-    placeInGroup(pid, 'process', priority.idleGroup);
-    execFileSync('chrt', ['-a', ...policyArgs(priority.idle), String(pid)], {
-      stdio: 'ignore',
-    });
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        setPriority(Number(tid), priority.nice);
-      } catch (error) {
-        // A thread that ended meanwhile needs no priority.
-        if (existsSync(`/proc/${pid}/task/${tid}`)) throw error;
-      }
+    try {
+      prioritizeProcess(pid, priority, own);
+    } catch (error) {
+      // A process that ended meanwhile (a database connection's) needs no priority.
+      if (existsSync(`/proc/${pid}`)) throw error;
     }
-    const group = autogroupOf(pid);
-    // Never the benchmark's own session: the backend would be reniced with it.
-    if (group && group !== own) {
-      writeFileSync(`/proc/${pid}/autogroup`, String(priority.nice));
+  }
+}
+
+function prioritizeProcess(
+  pid: number,
+  priority: PlanePriority,
+  ownAutogroup: string | undefined,
+): void {
+  placeInGroup(pid, 'process', priority.idleGroup);
+  execFileSync('chrt', ['-a', ...policyArgs(priority.idle), String(pid)], {
+    stdio: 'ignore',
+  });
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      setPriority(Number(tid), priority.nice);
+    } catch (error) {
+      // A thread that ended meanwhile needs no priority.
+      if (existsSync(`/proc/${pid}/task/${tid}`)) throw error;
     }
+  }
+  const group = autogroupOf(pid);
+  // Never the benchmark's own session: the backend would be reniced with it.
+  if (group && group !== ownAutogroup) {
+    writeFileSync(`/proc/${pid}/autogroup`, String(priority.nice));
   }
 }
 

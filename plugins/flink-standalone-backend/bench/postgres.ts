@@ -140,6 +140,14 @@ export async function startPostgres(): Promise<Postgres> {
     removeWorkDir(dir);
     throw error;
   }
+  let stopping = false;
+  // The catalog's database gone mid-run fails the catalog's reads; say why, from its log.
+  void postmaster.exited.then(code => {
+    if (!stopping)
+      console.error(
+        `[bench] ${NAME} exited (${code}) while the benchmark ran: ${postmaster.logTail(30)}`,
+      );
+  });
   return {
     backendDatabase: {
       client: 'pg',
@@ -152,6 +160,7 @@ export async function startPostgres(): Promise<Postgres> {
     ],
     async stop() {
       // Fast shutdown: connected clients are disconnected (SIGTERM would wait for them).
+      stopping = true;
       postmaster.signal('SIGINT');
       const timer = setTimeout(() => postmaster.signal('SIGKILL'), 10_000);
       await postmaster.exited;
