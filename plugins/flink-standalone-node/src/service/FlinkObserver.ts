@@ -82,8 +82,9 @@ const KEEP_CURRENT_WHILE_READ_MS = 60_000;
  * How long changes to clusters gather before their statuses are recomputed ahead of reads. A
  * change comes in a burst (a pod deleted: its deletion, the controller's new pod, the
  * scheduler's binding, the node's status updates, the events, the StatefulSet's status), about a
- * dozen writes within a second; gathered, they cost one computation instead of one each. No read
- * waits for it: a read that finds its status out of date computes it, as before any change.
+ * dozen writes within a second or two; gathered, they cost one or two computations instead of
+ * one each. No read waits for them, nor gets an older status: a read that finds its status out
+ * of date computes it itself.
  */
 const AHEAD_GATHER_MS = 1_000;
 
