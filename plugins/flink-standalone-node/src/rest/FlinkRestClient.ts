@@ -1,21 +1,18 @@
 import type { CacheService } from '@backstage/backend-plugin-api';
 import type { JobRestore } from '@flink-standalone/plugin-flink-standalone-common';
 import type { FlinkKubernetesCluster } from '../cluster/ClusterRegistry';
+import { clusterKey } from '../cluster/clusterKey';
 import type { FlinkRestObservation } from '../observer/types';
 import type { SharedRestAnswers } from './sharedRestAnswers';
 import { flinkRequest } from './flinkRequest';
 import { taskManagerRestoreSource } from './restores';
-
-/** The key of a Flink cluster's answers, in-flight refreshes and restores. */
-const answerKey = (clusterName: string, namespace: string, name: string) =>
-  `${clusterName}/${namespace}/${name}`;
 
 /** Where a cluster's answer is shared between replicas (the plugin's cache is its own namespace). */
 const sharedKey = (
   cluster: FlinkKubernetesCluster,
   namespace: string,
   name: string,
-) => `rest-answer:${answerKey(cluster.name, namespace, name)}`;
+) => `rest-answer:${clusterKey(cluster.name, namespace, name)}`;
 
 /** Whether a shared value is an answer (a store may hold what another version wrote). */
 function isObservation(value: unknown): value is FlinkRestObservation {
@@ -157,7 +154,7 @@ export class FlinkRestClient {
     namespace: string,
     name: string,
   ): FlinkRestObservation | undefined {
-    const key = answerKey(cluster.name, namespace, name);
+    const key = clusterKey(cluster.name, namespace, name);
     const cached = this.cache.get(key);
     const age = cached
       ? this.now().getTime() - Date.parse(cached.fetchedAt)
@@ -179,7 +176,7 @@ export class FlinkRestClient {
     namespace: string,
     name: string,
   ): FlinkRestObservation | undefined {
-    return this.cache.get(answerKey(cluster.name, namespace, name));
+    return this.cache.get(clusterKey(cluster.name, namespace, name));
   }
 
   /** Fetches now (or joins the fetch in flight): never another replica's answer. */
@@ -216,7 +213,7 @@ export class FlinkRestClient {
     name: string,
     answer: () => Promise<FlinkRestObservation>,
   ): Promise<FlinkRestObservation> {
-    const key = answerKey(cluster.name, namespace, name);
+    const key = clusterKey(cluster.name, namespace, name);
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = answer().then(observation => {
@@ -270,8 +267,8 @@ export class FlinkRestClient {
   }
 
   forget(cluster: string, namespace: string, name: string): void {
-    this.cache.delete(answerKey(cluster, namespace, name));
-    this.restores.delete(answerKey(cluster, namespace, name));
+    this.cache.delete(clusterKey(cluster, namespace, name));
+    this.restores.delete(clusterKey(cluster, namespace, name));
   }
 
   private async observe(
@@ -351,7 +348,7 @@ export class FlinkRestClient {
     jobs: RestJob[],
     taskManagerIds: string[],
   ): Promise<JobRestore | undefined> {
-    const key = answerKey(cluster.name, namespace, name);
+    const key = clusterKey(cluster.name, namespace, name);
     const memo: RestoreMemo = this.restores.get(key) ?? {
       checked: new Map(),
     };

@@ -160,6 +160,15 @@ function podEvent(pod: string, reason: string) {
   });
 }
 
+/** Until an observer has recomputed every status it had gathered or due (ahead of reads). */
+function recomputed(from: FlinkObserver) {
+  return waitFor(
+    'no status left to recompute',
+    () => from.recomputesPending === 0,
+    { intervalMs: 20 },
+  );
+}
+
 /** The reasons of the events an observer's cache holds for a Flink cluster. */
 function eventReasons(from: FlinkObserver, name = 'orders') {
   return from
@@ -644,11 +653,7 @@ describe('FlinkObserver against the real control plane', () => {
       await waitFor(`${reason} cached`, () =>
         eventReasons(ahead).includes(reason),
       );
-      await waitFor(
-        'no status left to recompute',
-        () => ahead.recomputesPending === 0,
-        { intervalMs: 20 },
-      );
+      await recomputed(ahead);
     };
     try {
       // Controllers may still be writing this cluster's objects, and the read after such a write
@@ -702,12 +707,6 @@ describe('FlinkObserver against the real control plane', () => {
         () => eventReasons(gathering).includes(reason),
         { intervalMs: 10 },
       );
-    const drained = () =>
-      waitFor(
-        'no status left to recompute',
-        () => gathering.recomputesPending === 0,
-        { intervalMs: 20 },
-      );
     try {
       // Three changes, each taken in by the cache before the next is written (a change of its
       // own each, not one watch message), within the second they gather for. The controllers
@@ -717,14 +716,14 @@ describe('FlinkObserver against the real control plane', () => {
       const burst = await waitFor('a burst recomputed once', async () => {
         attempt++;
         await gathering.getStatus(ref());
-        await drained();
+        await recomputed(gathering);
         const start = computed();
         const reasons = [1, 2, 3].map(i => `Burst${attempt}x${i}`);
         for (const reason of reasons) {
           await podEvent('orders-taskmanager-0', reason);
           await cached(reason);
         }
-        await drained();
+        await recomputed(gathering);
         const end = computed();
         return end.ahead - start.ahead === 1 && { reasons, end };
       });
@@ -739,7 +738,7 @@ describe('FlinkObserver against the real control plane', () => {
         'a read while a change gathers',
         async () => {
           const reason = `Meanwhile${++attempt}`;
-          await drained();
+          await recomputed(gathering);
           const start = computed();
           await podEvent('orders-taskmanager-0', reason);
           await cached(reason);
@@ -823,11 +822,7 @@ describe('with the REST API pointed at a real Flink', () => {
       'TaskManager count drops',
       async () => {
         await direct.refreshRest(ref());
-        await waitFor(
-          'no status left to recompute',
-          () => direct.recomputesPending === 0,
-          { intervalMs: 20 },
-        );
+        await recomputed(direct);
         const before = direct.statusesComputed.onRead;
         const status = await direct.getStatus(ref());
         return status.flink.taskManagersRegistered === 1

@@ -8,6 +8,7 @@ import type {
   FlinkKubernetesCluster,
 } from '../cluster/ClusterRegistry';
 import type { FlinkClusterRef } from '../apply/clusterOperations';
+import { clusterKey } from '../cluster/clusterKey';
 import { DEFAULT_OBSERVE_OPTIONS, observeCluster } from '../observer';
 import type { FlinkRestObservation, ObserveOptions } from '../observer';
 import { statusChangesAt } from '../observer/observeCluster';
@@ -89,7 +90,7 @@ const KEEP_CURRENT_WHILE_READ_MS = 60_000;
 const AHEAD_GATHER_MS = 1_000;
 
 const keyOf = (ref: ObservedClusterRef) =>
-  `${ref.cluster}/${ref.namespace}/${ref.name}`;
+  clusterKey(ref.cluster, ref.namespace, ref.name);
 
 /**
  * A Flink cluster in a Kubernetes cluster.
@@ -243,8 +244,8 @@ export class FlinkObserver {
     now: Date,
     when: keyof FlinkObserver['statusesComputed'],
   ): Memo {
-    const clusterKey = keyOf(ref);
-    const previous = this.computed.get(clusterKey);
+    const memoKey = keyOf(ref);
+    const previous = this.computed.get(memoKey);
     if (
       previous &&
       (previous.changesAt === undefined ||
@@ -285,7 +286,7 @@ export class FlinkObserver {
       flink,
       body: precompressJson(Buffer.concat([flink, Buffer.from(others)])),
     };
-    this.computed.set(clusterKey, memo);
+    this.computed.set(memoKey, memo);
     return memo;
   }
 
