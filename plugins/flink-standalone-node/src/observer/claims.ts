@@ -6,7 +6,7 @@ import type {
   PodStatus,
   WorkloadStatus,
 } from '@flink-standalone/plugin-flink-standalone-common';
-import { componentLabel, escapeRegExp } from './kube';
+import { componentLabel, splitOrdinal } from './kube';
 
 export interface ClaimContext {
   workloads: {
@@ -79,18 +79,17 @@ function statefulSetOrigin(
   claim: V1PersistentVolumeClaim,
   ctx: ClaimContext,
 ): ClaimOrigin | undefined {
-  const name = claim.metadata?.name ?? '';
+  const split = splitOrdinal(claim.metadata?.name ?? '');
+  if (!split) return undefined;
+  const { head, ordinal } = split;
   for (const workload of ctx.workloads) {
-    const match = new RegExp(
-      `^(.+)-${escapeRegExp(workload.name)}-(\\d+)$`,
-    ).exec(name);
-    if (!match) continue;
-    const ordinal = Number(match[2]);
+    const template = head.slice(0, -workload.name.length - 1);
+    if (!template || head !== `${template}-${workload.name}`) continue;
     const podName = `${workload.name}-${ordinal}`;
     return {
       component: workload.component,
       ordinal,
-      template: match[1],
+      template,
       retention: workload.status?.retention,
       pod: ctx.pods.some(p => p.name === podName) ? podName : undefined,
     };

@@ -12,7 +12,6 @@ import type {
 import {
   COMPONENT_TITLE,
   containerStatuses,
-  escapeRegExp,
   isPodReady,
   isStatefulSet,
   isTerminating,
@@ -215,12 +214,12 @@ function failedCreate(
 
 /** A ReplicaSet of Deployment <name> is <name>-<pod-template-hash>. */
 function isReplicaSetOf(event: CoreV1Event, deployment: string): boolean {
-  const object = event.involvedObject;
+  const { kind, name = '' } = event.involvedObject;
+  const prefix = `${deployment}-`;
   return (
-    object.kind === 'ReplicaSet' &&
-    new RegExp(`^${escapeRegExp(deployment)}-[a-z0-9]+$`).test(
-      object.name ?? '',
-    )
+    kind === 'ReplicaSet' &&
+    name.startsWith(prefix) &&
+    /^[a-z0-9]+$/.test(name.slice(prefix.length))
   );
 }
 

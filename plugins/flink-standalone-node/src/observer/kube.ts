@@ -96,9 +96,21 @@ export function statefulSetOrdinal(
 
 /** `<prefix>-<n>` → n */
 function ordinalSuffix(name: string, prefix: string): number | null {
-  if (!name.startsWith(`${prefix}-`)) return null;
-  const rest = name.slice(prefix.length + 1);
-  return /^\d+$/.test(rest) ? Number(rest) : null;
+  const split = splitOrdinal(name);
+  return split?.head === prefix ? split.ordinal : null;
+}
+
+/**
+ * `<head>-<n>` → head and n, as the StatefulSet controller names pods and claims (string
+ * operations, not a pattern built per name: statuses are computed on every change).
+ */
+export function splitOrdinal(
+  name: string,
+): { head: string; ordinal: number } | undefined {
+  const dash = name.lastIndexOf('-');
+  const digits = name.slice(dash + 1);
+  if (dash < 0 || !/^\d+$/.test(digits)) return undefined;
+  return { head: name.slice(0, dash), ordinal: Number(digits) };
 }
 
 export function isNodeReady(node: V1Node): boolean {
@@ -125,8 +137,4 @@ export function podClaimNames(pod: V1Pod): string[] {
     if (volume.ephemeral) return [`${podName}-${volume.name}`];
     return [];
   });
-}
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -969,6 +969,41 @@ describe('observeCluster: claims and VolumesBound', () => {
     ]);
   });
 
+  it('reads a claim template with dashes in it from the claim name, and no ordinal from a name that has none', () => {
+    const snapshot = scenario({
+      taskManager: {
+        kind: 'StatefulSet',
+        replicas: 2,
+        claims: ['local-state'],
+      },
+    });
+    const stray = {
+      ...snapshot.claims[0],
+      metadata: { ...snapshot.claims[0].metadata, name: 'orders-taskmanager' },
+    };
+    const status = observe({
+      ...snapshot,
+      claims: [...snapshot.claims, stray],
+    });
+    expect(
+      status.claims.map(c => [c.name, c.template, c.ordinal, c.pod]),
+    ).toEqual([
+      [
+        'local-state-orders-taskmanager-0',
+        'local-state',
+        0,
+        'orders-taskmanager-0',
+      ],
+      [
+        'local-state-orders-taskmanager-1',
+        'local-state',
+        1,
+        'orders-taskmanager-1',
+      ],
+      ['orders-taskmanager', undefined, null, undefined],
+    ]);
+  });
+
   it('defaults the retention to Kubernetes’ Retain/Retain when the StatefulSet sets none', () => {
     const snapshot = withWorkload(scenario(), 'taskmanager', w => ({
       ...w,
