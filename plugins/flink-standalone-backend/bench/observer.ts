@@ -634,6 +634,7 @@ async function main() {
         : undefined;
       const apiBefore = await apiProxy!.counts();
       const computedBefore = { ...observer.statusesComputed };
+      const listsBefore = observer.cacheOf(TEST_CLUSTER).lists();
       const served = countCalls();
       const handledBefore = Object.fromEntries(
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
@@ -736,6 +737,12 @@ async function main() {
         ahead:
           (observer.statusesComputed.ahead - computedBefore.ahead) / seconds,
       };
+      // Lists after the first sync: a watch whose history was lost (410 Gone) lists its kind again.
+      const relists = Object.entries(observer.cacheOf(TEST_CLUSTER).lists())
+        .map(
+          ([kind, lists]) => [kind, lists - (listsBefore[kind] ?? 0)] as const,
+        )
+        .filter(([, lists]) => lists > 0);
       const route =
         { [PEER.path]: 'kubernetes', [FLOOR.path]: 'other' }[request.path] ??
         'flink-standalone';
@@ -779,7 +786,7 @@ async function main() {
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
       );
       console.log(
-        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}; statuses computed per second: by reads ${statusesComputed.onRead.toFixed(1)}, ahead of reads ${statusesComputed.ahead.toFixed(1)}`,
+        `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}; statuses computed per second: by reads ${statusesComputed.onRead.toFixed(1)}, ahead of reads ${statusesComputed.ahead.toFixed(1)}; our watch cache's relists: ${relists.length === 0 ? 'none' : relists.map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
       );
       console.log(
         `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(

@@ -10,6 +10,7 @@ import {
 } from '@flink-standalone/testenv';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { applyCluster } from '../apply/applyCluster';
+import { isPodReady } from '../observer/kube';
 import {
   TEST_CLUSTER,
   backendToken,
@@ -121,6 +122,45 @@ describe('ClusterWatchCache', () => {
       expect(Date.parse(snapshot.lastSyncedAt!)).toBeGreaterThan(
         syncedBefore.getTime(),
       );
+    } finally {
+      cache.stop();
+    }
+  }, 180_000);
+
+  it('after a relist counts only what changed while its watch was lost: a status computed before it stays current', async () => {
+    const { namespace, cache } = await cacheWithCluster('relist');
+    try {
+      const settled = await waitFor(
+        'both pods Ready, their workloads counting them, any claim bound',
+        () => {
+          const found = cache.snapshot(namespace, 'orders');
+          const ready = (w?: { status?: { readyReplicas?: number } }) =>
+            w?.status?.readyReplicas === 1;
+          return found.pods.length === 2 &&
+            found.pods.every(isPodReady) &&
+            ready(found.jobManager) &&
+            ready(found.taskManager) &&
+            found.claims.every(c => c.status?.phase === 'Bound')
+            ? found
+            : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      const sources = cache.sourcesOf(settled);
+      const before = { version: cache.version(sources), lists: cache.lists() };
+
+      // A restarted API server's watch cache starts at etcd's latest revision: a watch resumed
+      // from an older one is answered 410 Gone, and its informer lists again.
+      await plane.restartApiServer();
+      const relisted = ['StatefulSet', 'Deployment', 'ReplicaSet', 'Pod'];
+      await waitFor(
+        'the workloads and pods listed again, the cache connected',
+        () =>
+          !cache.stale &&
+          relisted.every(kind => cache.lists()[kind] > before.lists[kind]),
+        { timeoutMs: 60_000 },
+      );
+      expect(cache.version(sources)).toBe(before.version);
     } finally {
       cache.stop();
     }

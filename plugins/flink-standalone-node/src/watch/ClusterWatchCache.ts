@@ -250,6 +250,20 @@ export class ClusterWatchCache {
     return sizes;
   }
 
+  /**
+   * How many times each kind was listed: once to sync (per namespace watched), then once per
+   * relist (after a watch's
+   * history was lost, 410 Gone). For benchmarks and diagnostics.
+   */
+  lists(): Record<string, number> {
+    const lists: Record<string, number> = { Node: this.nodes.state.relists };
+    for (const scope of this.scopes) {
+      for (const [kind, informer] of Object.entries(scope.informers))
+        lists[kind] = (lists[kind] ?? 0) + informer.state.relists;
+    }
+    return lists;
+  }
+
   private scopeOf(namespace: string): Scope | undefined {
     return this.scopes.find(
       s => s.namespace === undefined || s.namespace === namespace,

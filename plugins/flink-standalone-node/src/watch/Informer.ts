@@ -47,6 +47,11 @@ export interface InformerState {
 const key = (o: KubernetesObject) =>
   `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
 
+/** The API server gives every write a new resourceVersion: the same one is the same object. */
+const sameResourceVersion = (a: KubernetesObject, b: KubernetesObject) =>
+  a.metadata?.resourceVersion !== undefined &&
+  a.metadata.resourceVersion === b.metadata?.resourceVersion;
+
 /**
  * List + watch of one kind: keeps a store of slim objects up to date. A watch that ends is
  * resumed from the last resourceVersion; `410 Gone` (history compacted, e.g. after an API server
@@ -123,13 +128,17 @@ export class Informer {
     }
   }
 
-  /** Stores the object; false if it was not a change (see ignoreUnchanged). */
+  /**
+   * Stores the object; false if it was not a change: the version already stored (a relist
+   * finds most objects as they were), or, with ignoreUnchanged, the same slim object.
+   */
   private put(object: KubernetesObject): boolean {
     const previous = this.store.get(key(object));
     if (
       previous &&
-      this.options.ignoreUnchanged &&
-      JSON.stringify(previous) === JSON.stringify(object)
+      (sameResourceVersion(previous, object) ||
+        (this.options.ignoreUnchanged &&
+          JSON.stringify(previous) === JSON.stringify(object)))
     )
       return false;
     this.remove(key(object));
@@ -213,8 +222,11 @@ export class Informer {
       continueToken = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
     } while (continueToken);
-    this.store.clear();
-    this.index.clear();
+    // A relist (after 410 Gone) counts only what changed while the watch was lost: an object
+    // gone, new or of another version. Counting every object would make every status computed
+    // from this kind look out of date, and recomputing them all would hold up the reads.
+    for (const objectKey of [...this.store.keys()])
+      if (!fresh.has(objectKey)) this.remove(objectKey);
     for (const object of fresh.values()) this.put(object);
     this.resourceVersion = resourceVersion;
     this.state.relists++;
