@@ -25,6 +25,7 @@ export interface InformerOptions {
    * none when the connection came or went (answers may now say stale, or no longer).
    */
   onChange?: (objects?: KubernetesObject[]) => void;
+  /** Objects per list page (default LIST_PAGE_SIZE). */
   pageSize?: number;
   /**
    * A kind the backend may not be allowed to read (nodes, with namespaced RBAC): a 403 counts as
@@ -43,6 +44,13 @@ export interface InformerState {
   lastError?: string;
   relists: number;
 }
+
+/**
+ * Each page is parsed at once on the backend's main thread, where requests wait meanwhile: 500
+ * pods as kwok writes them (2.6 MB of JSON) took 15 ms to parse and slim on an idle core, 100
+ * took 2.4 ms. client-go's 500 suits a Go informer, which decodes off the request path.
+ */
+const LIST_PAGE_SIZE = 100;
 
 const key = (o: KubernetesObject) =>
   `${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
@@ -208,7 +216,7 @@ export class Informer {
         path: resourcePath(this.options.kind, this.options.namespace),
         query: {
           labelSelector: this.options.labelSelector,
-          limit: this.options.pageSize ?? 500,
+          limit: this.options.pageSize ?? LIST_PAGE_SIZE,
           continue: continueToken,
         },
         signal: this.abort.signal,
