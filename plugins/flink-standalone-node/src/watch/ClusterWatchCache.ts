@@ -252,8 +252,7 @@ export class ClusterWatchCache {
 
   /**
    * How many times each kind was listed: once to sync (per namespace watched), then once per
-   * relist (after a watch's
-   * history was lost, 410 Gone). For benchmarks and diagnostics.
+   * relist (after a watch's history was lost, 410 Gone). For benchmarks and diagnostics.
    */
   lists(): Record<string, number> {
     const lists: Record<string, number> = { Node: this.nodes.state.relists };
