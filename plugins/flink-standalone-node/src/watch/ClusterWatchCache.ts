@@ -242,12 +242,7 @@ export class ClusterWatchCache {
 
   /** How many objects the cache holds, per kind (for benchmarks and diagnostics). */
   sizes(): Record<string, number> {
-    const sizes: Record<string, number> = { Node: this.nodes.size };
-    for (const scope of this.scopes) {
-      for (const [kind, informer] of Object.entries(scope.informers))
-        sizes[kind] = (sizes[kind] ?? 0) + informer.size;
-    }
-    return sizes;
+    return this.perKind(informer => informer.size);
   }
 
   /**
@@ -255,12 +250,19 @@ export class ClusterWatchCache {
    * relist (after a watch's history was lost, 410 Gone). For benchmarks and diagnostics.
    */
   lists(): Record<string, number> {
-    const lists: Record<string, number> = { Node: this.nodes.state.relists };
+    return this.perKind(informer => informer.state.relists);
+  }
+
+  /** A count of each informer, per kind: summed over the namespaces watched. */
+  private perKind(
+    count: (informer: Informer) => number,
+  ): Record<string, number> {
+    const counts: Record<string, number> = { Node: count(this.nodes) };
     for (const scope of this.scopes) {
       for (const [kind, informer] of Object.entries(scope.informers))
-        lists[kind] = (lists[kind] ?? 0) + informer.state.relists;
+        counts[kind] = (counts[kind] ?? 0) + count(informer);
     }
-    return lists;
+    return counts;
   }
 
   private scopeOf(namespace: string): Scope | undefined {
