@@ -122,6 +122,7 @@ export { FlinkObserver } from './service/FlinkObserver';
 export type {
   FlinkObserverOptions,
   ObservedClusterRef,
+  RecomputeCause,
 } from './service/FlinkObserver';
 export { jsonBody, precompressJson } from './service/precompressedJson';
 export type { JsonParts, PrecompressedJson } from './service/precompressedJson';

@@ -659,15 +659,17 @@ describe('FlinkObserver against the real control plane', () => {
       // Controllers may still be writing this cluster's objects, and the read after such a write
       // rightly computes: look for a window in which only the test's event came.
       let attempt = 0;
-      const { before, status, after } = await waitFor(
+      const { before, status, after, aheadCauses } = await waitFor(
         'a read served what was computed ahead of it',
         async () => {
           await ahead.getStatus(ref());
           const reason = `Ahead${++attempt}`;
           const start = computed();
+          const causesAtStart = { ...ahead.recomputeCauses };
           await podEvent('orders-taskmanager-1', reason);
           await settled(reason);
           const mid = computed();
+          const causes = { ...ahead.recomputeCauses };
           const read = await ahead.getStatus(ref());
           const done = computed();
           return (
@@ -676,12 +678,28 @@ describe('FlinkObserver against the real control plane', () => {
               before: mid,
               status: read,
               after: done,
+              // No read and a stopped clock in between: the computations ahead are the only ones.
+              aheadCauses: {
+                computed: mid.ahead - start.ahead,
+                first: causes.first - causesAtStart.first,
+                cluster: causes.cluster - causesAtStart.cluster,
+                flink: causes.flink - causesAtStart.flink,
+                clock: causes.clock - causesAtStart.clock,
+              },
             }
           );
         },
       );
       expect(status.events.map(e => e.reason)).toContain(`Ahead${attempt}`);
       expect(after.onRead).toBe(before.onRead);
+      // Each was computed for a change in the watch cache.
+      expect(aheadCauses).toEqual({
+        computed: aheadCauses.computed,
+        first: 0,
+        cluster: aheadCauses.computed,
+        flink: 0,
+        clock: 0,
+      });
 
       // No page has read it for over a minute: the next event waits for a read (marking
       // happens as the cache takes a change in, so nothing is pending once it is cached).
@@ -815,6 +833,7 @@ describe('with the REST API pointed at a real Flink', () => {
       status: 'True',
     });
 
+    const flinkCausesBefore = direct.recomputeCauses.flink;
     await flink.killTaskManager(1);
     // Answers fetched with no read in between: the first read to show the drop finds its
     // status computed when the answer came.
@@ -835,6 +854,8 @@ describe('with the REST API pointed at a real Flink', () => {
       { timeoutMs: 90_000, intervalMs: 250 },
     );
     expect(computedByTheRead).toBe(0);
+    // Computed because Flink's answer said something new (the pods did not change).
+    expect(direct.recomputeCauses.flink).toBeGreaterThan(flinkCausesBefore);
     expect(condition(dropped, 'TaskManagersRegistered')).toMatchObject({
       status: 'False',
     });

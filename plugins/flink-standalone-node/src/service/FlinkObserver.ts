@@ -121,6 +121,17 @@ export class FlinkObserver {
    * reads, on a change of a cluster whose status pages still read (for benchmarks and tests).
    */
   readonly statusesComputed = { onRead: 0, ahead: 0 };
+  /**
+   * Why those statuses were computed: the first of the cluster, a change in the watch cache of
+   * what it was computed from, a Flink REST answer that says something new, or a time it
+   * depends on passing (e.g. a pod terminating for too long). For benchmarks and diagnostics.
+   */
+  readonly recomputeCauses: Record<RecomputeCause, number> = {
+    first: 0,
+    cluster: 0,
+    flink: 0,
+    clock: 0,
+  };
   /** Statuses still read whose clusters changed, gathering until the timer (see markDue). */
   private readonly gathering = new Set<string>();
   private gatherTimer?: ReturnType<typeof setTimeout>;
@@ -246,16 +257,10 @@ export class FlinkObserver {
   ): Memo {
     const memoKey = keyOf(ref);
     const previous = this.computed.get(memoKey);
-    if (
-      previous &&
-      (previous.changesAt === undefined ||
-        now.getTime() < previous.changesAt) &&
-      previous.version === cache.version(previous.sources) &&
-      givesSameStatus(previous, rest)
-    ) {
-      return previous;
-    }
+    const cause = whyRecompute(previous, cache, rest, now);
+    if (!cause) return previous!;
     this.statusesComputed[when]++;
+    this.recomputeCauses[cause]++;
     const snapshot = cache.snapshot(ref.namespace, ref.name);
     const options: ObserveOptions = {
       now,
@@ -375,6 +380,27 @@ export class FlinkObserver {
     this.gathering.clear();
     this.due.clear();
   }
+}
+
+/**
+ * Why a status is computed anew (see `FlinkObserver.recomputeCauses`).
+ *
+ * @public
+ */
+export type RecomputeCause = 'first' | 'cluster' | 'flink' | 'clock';
+
+/** Why the memo is no longer the status at `now`; undefined: it still is. */
+function whyRecompute(
+  memo: Memo | undefined,
+  cache: ClusterWatchCache,
+  rest: FlinkRestObservation | undefined,
+  now: Date,
+): RecomputeCause | undefined {
+  if (!memo) return 'first';
+  if (memo.changesAt !== undefined && now.getTime() >= memo.changesAt)
+    return 'clock';
+  if (memo.version !== cache.version(memo.sources)) return 'cluster';
+  return givesSameStatus(memo, rest) ? undefined : 'flink';
 }
 
 /**

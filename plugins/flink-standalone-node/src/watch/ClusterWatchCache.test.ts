@@ -283,6 +283,7 @@ describe('ClusterWatchCache', () => {
       const perUpdate = await label(`${namespace}-1`);
       const before = nodeChanges();
       const toldBefore = told.length;
+      const nodeChangesTakenIn = cache.changes().Node;
 
       // A kubelet's heartbeat, then a label: the same node's watch delivers them in this order.
       await plane.client.patch(
@@ -298,6 +299,7 @@ describe('ClusterWatchCache', () => {
       );
       await label(`${namespace}-2`);
       expect(nodeChanges()).toBe(before + perUpdate);
+      expect(cache.changes().Node).toBe(nodeChangesTakenIn + 1);
       // Told once, for the label: a node change concerns any cluster, named none.
       expect(told.slice(toldBefore).filter(c => c === undefined)).toHaveLength(
         1,

@@ -253,6 +253,14 @@ export class ClusterWatchCache {
     return this.perKind(informer => informer.state.relists);
   }
 
+  /**
+   * How many changes each kind brought: objects added, updated or removed, as the watches (or a
+   * relist) told them. For benchmarks and diagnostics: which kind keeps statuses recomputing.
+   */
+  changes(): Record<string, number> {
+    return this.perKind(informer => informer.state.changes);
+  }
+
   /** A count of each informer, per kind: summed over the namespaces watched. */
   private perKind(
     count: (informer: Informer) => number,

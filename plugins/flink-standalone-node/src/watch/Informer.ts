@@ -43,6 +43,8 @@ export interface InformerState {
   lastSyncedAt?: Date;
   lastError?: string;
   relists: number;
+  /** Changes taken in: objects added, updated or removed (by watch events or a relist). */
+  changes: number;
 }
 
 /**
@@ -76,6 +78,7 @@ export class Informer {
     synced: false,
     connected: false,
     relists: 0,
+    changes: 0,
   };
   private resourceVersion?: string;
   private abort = new AbortController();
@@ -234,8 +237,9 @@ export class Informer {
     // gone, new or of another version. Counting every object would make every status computed
     // from this kind look out of date, and recomputing them all would hold up the reads.
     for (const objectKey of [...this.store.keys()])
-      if (!fresh.has(objectKey)) this.remove(objectKey);
-    for (const object of fresh.values()) this.put(object);
+      if (!fresh.has(objectKey) && this.remove(objectKey)) this.state.changes++;
+    for (const object of fresh.values())
+      if (this.put(object)) this.state.changes++;
     this.resourceVersion = resourceVersion;
     this.state.relists++;
     this.markSynced();
@@ -283,8 +287,10 @@ export class Informer {
         ? this.put(object)
         : this.remove(key(object));
     // A heartbeat that changes nothing kept, or an object never kept, is no news.
-    if (changed)
+    if (changed) {
+      this.state.changes++;
       this.options.onChange?.(previous ? [previous, object] : [object]);
+    }
   }
 
   private markSynced(): void {
