@@ -42,7 +42,10 @@
  * main thread allocates, collected or not, and prints it by package per second: what makes the
  * garbage collector run. BENCH_ALLOCATION_PROFILE=survived samples instead only what survived a
  * young GC: what the young GCs copy and promote, which is what their pauses cost.
+ * BENCH_FROM_SOURCES=1 runs our plugins from their TypeScript sources (see builtPackages).
  */
+// First: every later require of our packages loads their built files.
+import { ourPluginsCode } from './builtPackages';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -61,6 +64,7 @@ import {
 } from '@flink-standalone/plugin-flink-standalone-node';
 import {
   installServiceAccount,
+  type KubeClient,
   startControlPlane,
 } from '@flink-standalone/testenv';
 import {
@@ -257,6 +261,55 @@ interface PhaseResult {
   cpu: ReturnType<typeof coresUsed>;
 }
 
+/** Each count's growth per second between two readings of the same counters. */
+function perSecondSince(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  seconds: number,
+): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after).map(([key, n]) => [
+      key,
+      (n - (before[key] ?? 0)) / seconds,
+    ]),
+  );
+}
+
+/** `a 1.2, b 0.3`: the rates above zero, largest first. */
+function describeRates(rates: Record<string, number>): string {
+  const shown = Object.entries(rates)
+    .filter(([, rate]) => rate > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return shown.length === 0
+    ? 'none'
+    : shown.map(([key, rate]) => `${key} ${rate.toFixed(1)}`).join(', ');
+}
+
+/**
+ * The simulated nodes as the API server has them (read as the cluster's admin, not counted as
+ * the backend's): a node whose heartbeats fell behind turns NotReady and gets tainted, and every
+ * status with a pod on it changes.
+ */
+async function nodesState(
+  client: KubeClient,
+): Promise<{ total: number; ready: number; tainted: number }> {
+  const { items } = await client.request<{
+    items: {
+      spec?: { taints?: unknown[] };
+      status?: { conditions?: { type: string; status: string }[] };
+    }[];
+  }>('GET', '/api/v1/nodes');
+  return {
+    total: items.length,
+    ready: items.filter(node =>
+      node.status?.conditions?.some(
+        c => c.type === 'Ready' && c.status === 'True',
+      ),
+    ).length,
+    tainted: items.filter(node => (node.spec?.taints ?? []).length > 0).length,
+  };
+}
+
 /** A plugin that only hands over our observer: the cluster service is a root service, shared. */
 function observerProbe(found: (observer: Promise<FlinkObserver>) => void) {
   return createBackendPlugin({
@@ -340,6 +393,7 @@ async function main() {
         : Number(CATALOG_PROCESSING_INTERVAL_S),
   };
   console.log(`[bench] settings ${JSON.stringify(settings)}`);
+  console.log(`[bench] setting: ${ourPluginsCode()}`);
   const heapSampling = HEAP_PROFILE_DIR ? await startHeapSampling() : undefined;
   const plane = await startControlPlane({
     nodes: Math.ceil(pods / PODS_PER_NODE),
@@ -634,7 +688,9 @@ async function main() {
         : undefined;
       const apiBefore = await apiProxy!.counts();
       const computedBefore = { ...observer.statusesComputed };
+      const causesBefore = { ...observer.recomputeCauses };
       const listsBefore = observer.cacheOf(TEST_CLUSTER).lists();
+      const changesBefore = observer.cacheOf(TEST_CLUSTER).changes();
       const served = countCalls();
       const handledBefore = Object.fromEntries(
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
@@ -743,6 +799,17 @@ async function main() {
           ([kind, lists]) => [kind, lists - (listsBefore[kind] ?? 0)] as const,
         )
         .filter(([, lists]) => lists > 0);
+      const causes = perSecondSince(
+        causesBefore,
+        observer.recomputeCauses,
+        seconds,
+      );
+      const changes = perSecondSince(
+        changesBefore,
+        observer.cacheOf(TEST_CLUSTER).changes(),
+        seconds,
+      );
+      const nodes = await nodesState(plane.client);
       const route =
         { [PEER.path]: 'kubernetes', [FLOOR.path]: 'other' }[request.path] ??
         'flink-standalone';
@@ -787,6 +854,9 @@ async function main() {
       );
       console.log(
         `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}; statuses computed per second: by reads ${statusesComputed.onRead.toFixed(1)}, ahead of reads ${statusesComputed.ahead.toFixed(1)}; our watch cache's relists: ${relists.length === 0 ? 'none' : relists.map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
+      );
+      console.log(
+        `[bench]   statuses computed per second by cause: ${describeRates(causes)}; our watch cache's changes per second: ${describeRates(changes)}; at the end, nodes Ready ${nodes.ready} of ${nodes.total}, tainted ${nodes.tainted}`,
       );
       console.log(
         `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
