@@ -66,7 +66,7 @@ function useBuiltPackages(): void {
   });
 }
 
-export const FROM_SOURCES = process.env.BENCH_FROM_SOURCES === '1';
+const FROM_SOURCES = process.env.BENCH_FROM_SOURCES === '1';
 
 if (!FROM_SOURCES) useBuiltPackages();
 

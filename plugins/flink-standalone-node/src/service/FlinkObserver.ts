@@ -258,9 +258,9 @@ export class FlinkObserver {
     const memoKey = keyOf(ref);
     const previous = this.computed.get(memoKey);
     const cause = whyRecompute(previous, cache, rest, now);
-    if (!cause) return previous!;
+    if (previous && !cause) return previous;
     this.statusesComputed[when]++;
-    this.recomputeCauses[cause]++;
+    this.recomputeCauses[cause ?? 'first']++;
     const snapshot = cache.snapshot(ref.namespace, ref.name);
     const options: ObserveOptions = {
       now,
