@@ -262,17 +262,17 @@ interface PhaseResult {
 }
 
 /** Each count's growth per second between two readings of the same counters. */
-function perSecondSince(
-  before: Record<string, number>,
-  after: Record<string, number>,
+function perSecondSince<K extends string>(
+  before: Partial<Record<K, number>>,
+  after: Record<K, number>,
   seconds: number,
-): Record<string, number> {
+): Record<K, number> {
   return Object.fromEntries(
-    Object.entries(after).map(([key, n]) => [
+    Object.entries<number>(after).map(([key, n]) => [
       key,
-      (n - (before[key] ?? 0)) / seconds,
+      (n - (before[key as K] ?? 0)) / seconds,
     ]),
-  );
+  ) as Record<K, number>;
 }
 
 /** `a 1.2, b 0.3`: the rates above zero, largest first. */
@@ -781,18 +781,12 @@ async function main() {
         );
       }
       const apiAfter = await apiProxy!.counts();
-      const apiPerSecond = Object.fromEntries(
-        Object.entries(apiAfter).map(([kind, n]) => [
-          kind,
-          (n - apiBefore[kind as keyof ApiCounts]) / seconds,
-        ]),
-      ) as ApiCounts;
-      const statusesComputed = {
-        onRead:
-          (observer.statusesComputed.onRead - computedBefore.onRead) / seconds,
-        ahead:
-          (observer.statusesComputed.ahead - computedBefore.ahead) / seconds,
-      };
+      const apiPerSecond = perSecondSince(apiBefore, apiAfter, seconds);
+      const statusesComputed = perSecondSince(
+        computedBefore,
+        observer.statusesComputed,
+        seconds,
+      );
       // Lists after the first sync: a watch whose history was lost (410 Gone) lists its kind again.
       const relists = Object.entries(observer.cacheOf(TEST_CLUSTER).lists())
         .map(
