@@ -97,4 +97,4 @@ export type {
 } from './serviceAccounts';
 export { startCountingApiProxy } from './countingProxy';
 export type { CountingApiProxy, ProxiedRequest } from './countingProxy';
-export { testDatabaseServiceFactory } from './testDatabases';
+export { stopTestBackend, testDatabaseServiceFactory } from './testDatabases';

@@ -4,7 +4,7 @@ import {
 } from '@backstage/backend-plugin-api';
 import { startTestBackend } from '@backstage/backend-test-utils';
 import type { Knex } from 'knex';
-import { testDatabaseServiceFactory } from './testDatabases';
+import { stopTestBackend, testDatabaseServiceFactory } from './testDatabases';
 
 /** A plugin that creates the same table in its database and hands its client out. */
 const pluginWithATable = (pluginId: string, clients: Knex[]) =>
@@ -78,4 +78,60 @@ describe('testDatabaseServiceFactory', () => {
       expect(await settledByNow(client('clusters').select())).toBe(false);
     }
   });
+});
+
+/**
+ * A plugin whose route reads its database once the backend's stop has reached the databases: a
+ * request in flight then waits for a query that never answers.
+ */
+const pluginReadingWhileStopping = (arrived: () => void) =>
+  createBackendPlugin({
+    pluginId: 'reader',
+    register(env) {
+      env.registerInit({
+        deps: {
+          database: coreServices.database,
+          rootLifecycle: coreServices.rootLifecycle,
+          httpRouter: coreServices.httpRouter,
+        },
+        async init({ database, rootLifecycle, httpRouter }) {
+          // The database's shutdown hook is added first (on the first client), so it has begun
+          // closing for good when this one runs.
+          const client = await database.getClient();
+          let stopping!: () => void;
+          const stopped = new Promise<void>(resolve => (stopping = resolve));
+          rootLifecycle.addShutdownHook(() => stopping());
+          httpRouter.addAuthPolicy({ path: '/read', allow: 'unauthenticated' });
+          httpRouter.use(async (req, res, next) => {
+            if (req.path !== '/read') return next();
+            arrived();
+            await stopped;
+            return res.json(await client.raw('select 1 as one'));
+          });
+        },
+      });
+    },
+  });
+
+describe('stopTestBackend', () => {
+  it('stops a backend whose request in flight waits for a database closed for good', async () => {
+    const timersBefore = liveTimers();
+    let arrived!: () => void;
+    const inHandler = new Promise<void>(resolve => (arrived = resolve));
+    const backend = await startTestBackend({
+      features: [
+        testDatabaseServiceFactory(),
+        pluginReadingWhileStopping(arrived),
+      ],
+    });
+    const answer = fetch(
+      `http://127.0.0.1:${backend.server.port()}/api/reader/read`,
+    );
+    await inHandler;
+
+    await stopTestBackend(backend);
+    // The request's connection was closed under it: it got no answer.
+    await expect(answer).rejects.toThrow('fetch failed');
+    expect(liveTimers()).toBe(timersBefore);
+  }, 30_000);
 });

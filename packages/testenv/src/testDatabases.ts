@@ -2,6 +2,7 @@ import {
   coreServices,
   createServiceFactory,
 } from '@backstage/backend-plugin-api';
+import type { Server } from 'node:http';
 import knexFactory, { Knex } from 'knex';
 
 /**
@@ -17,6 +18,9 @@ import knexFactory, { Knex } from 'knex';
  *
  * When the backend stops, each client is closed for good (`closeForGood`): later queries never
  * answer, as in a process that has exited.
+ *
+ * Stop such a backend with `stopTestBackend`: a request in flight when it stops may wait for a
+ * query that never answers, and the HTTP server's stop waits for every request in flight.
  *
  * Give such a backend a scheduler of its own too (`mockServices.scheduler.factory()`):
  * backend-test-utils' default scheduler mock is one instance per test file, and each backend's
@@ -72,4 +76,38 @@ async function closeForGood(client: Knex): Promise<void> {
     await new Promise(resolve => setTimeout(resolve, 10));
   }
   await client.destroy();
+}
+
+/** How long requests still in flight get once a stopping backend's server has stopped listening. */
+const REQUESTS_GRACE_MS = 2_000;
+
+/**
+ * Stops a test backend whose databases are `testDatabaseServiceFactory`'s, closing the
+ * connections of requests still in flight a moment after its HTTP server stopped listening.
+ *
+ * Why: the test backend's HTTP server stops as production's does outside development (it closes
+ * idle connections, then waits for every request in flight to end), in the same step as the
+ * databases close for good. A request whose handler queries a database after that (a plugin's
+ * call to the catalog, say) never ends, and the stop would wait for it forever. Production's
+ * process exits next, dropping such connections; so does this, as the backend in development
+ * mode does at once.
+ */
+export async function stopTestBackend(backend: {
+  server: Pick<Server, 'listening' | 'closeAllConnections'>;
+  stop(): Promise<void>;
+}): Promise<void> {
+  const { server } = backend;
+  let stoppedListeningAt: number | undefined;
+  const closeLeftovers = setInterval(() => {
+    if (server.listening) return;
+    stoppedListeningAt ??= Date.now();
+    if (Date.now() - stoppedListeningAt >= REQUESTS_GRACE_MS) {
+      server.closeAllConnections();
+    }
+  }, 100);
+  try {
+    await backend.stop();
+  } finally {
+    clearInterval(closeLeftovers);
+  }
 }

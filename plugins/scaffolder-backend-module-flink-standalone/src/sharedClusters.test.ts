@@ -1,4 +1,5 @@
 import {
+  TestBackend,
   mockCredentials,
   mockServices,
   startTestBackend,
@@ -24,6 +25,7 @@ import {
   CountingApiProxy,
   createTestNamespace,
   startCountingApiProxy,
+  stopTestBackend,
   useControlPlane,
   waitFor,
   testDatabaseServiceFactory,
@@ -38,6 +40,7 @@ const USER = mockCredentials.user.header('user:default/operator');
 let proxy: CountingApiProxy;
 let token: string;
 let namespace: string;
+let backend: TestBackend | undefined;
 /** The clusters the adopter module's strategy was asked to authenticate, one per request. */
 const credentialRequests: string[] = [];
 
@@ -48,6 +51,11 @@ beforeAll(async () => {
 });
 
 afterAll(() => proxy?.close());
+
+afterEach(async () => {
+  if (backend) await stopTestBackend(backend);
+  backend = undefined;
+});
 
 /**
  * An adopter's module: a cluster of its own discovery (added to the config clusters, through the
@@ -147,7 +155,7 @@ const podRequests = (watch: boolean) =>
 
 describe('one cluster service per backend', () => {
   it('the backend plugin and the scaffolder module use the same clusters and watch cache, from an adopter module', async () => {
-    const { server } = await startTestBackend({
+    backend = await startTestBackend({
       features: [
         flinkStandalonePlugin,
         adopterClusterAccess,
@@ -170,6 +178,7 @@ describe('one cluster service per backend', () => {
         }),
       ],
     });
+    const { server } = backend;
 
     // The backend plugin lists the supplier's cluster.
     const listed = await request(server)

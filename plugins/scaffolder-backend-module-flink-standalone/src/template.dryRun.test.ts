@@ -1,8 +1,13 @@
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import {
+  TestBackend,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { fromYaml } from '@flink-standalone/plugin-flink-standalone-common';
 import {
   createTestNamespace,
+  stopTestBackend,
   useControlPlane,
   testDatabaseServiceFactory,
 } from '@flink-standalone/testenv';
@@ -19,6 +24,10 @@ import {
 import scaffolderModuleFlinkStandalone from '.';
 
 const plane = useControlPlane();
+
+/** The backends the current test started. */
+const started: TestBackend[] = [];
+afterEach(() => Promise.all(started.splice(0).map(stopTestBackend)));
 
 const CLAIM_TEMPLATES = [
   {
@@ -48,7 +57,7 @@ async function startScaffolder() {
   const token = await backendToken(plane());
   const config = clusterConfig(plane(), token).get() as Record<string, any>;
   config.flinkStandalone.claimTemplates = CLAIM_TEMPLATES;
-  return startTestBackend({
+  const backend = await startTestBackend({
     features: [
       scaffolderPlugin,
       scaffolderModuleFlinkStandalone,
@@ -63,6 +72,8 @@ async function startScaffolder() {
       }),
     ],
   });
+  started.push(backend);
+  return backend;
 }
 
 describe('the module in the real scaffolder backend', () => {

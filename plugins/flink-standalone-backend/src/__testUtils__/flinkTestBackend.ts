@@ -57,6 +57,7 @@ import {
   installServiceAccount,
   startCountingApiProxy,
   waitFor,
+  stopTestBackend,
   testDatabaseServiceFactory,
 } from '@flink-standalone/testenv';
 import request from 'supertest';
@@ -388,7 +389,7 @@ export async function startFlinkBackend(options: {
     logs,
     served,
     stop: async () => {
-      await testBackend.stop();
+      await stopTestBackend(testBackend);
       await proxy.close();
     },
   };
