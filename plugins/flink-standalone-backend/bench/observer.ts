@@ -90,6 +90,12 @@ import { LatencySummary, RouteRequest, summarize } from './latency';
 import { BROWSER_ACCEPT_ENCODING, PollTask, startWrk } from './wrkLoad';
 import { productionLogger, withProductionMiddleware } from './productionHttp';
 import { startWireCapture, tcpPortsOf } from './wireCapture';
+import {
+  type Span,
+  type TakenUp,
+  describeWireTail,
+  wireTail,
+} from './wireTail';
 import { type Postgres, startPostgres } from './postgres';
 import { ThreadDelays, describeGc, watchThreadDelays } from './threadDelays';
 import {
@@ -513,9 +519,27 @@ async function main() {
       kubernetes: [],
       other: [], // the floor's route (onPluginRequest: no plugin)
     };
+    // While the wire is captured: when the main thread took up each request to a measured
+    // route, and when it served calls between plugins (see wireTail.ts).
+    const tailRecords = {
+      on: false,
+      takenUp: [] as TakenUp[],
+      pluginCalls: [] as Span[],
+    };
+    const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
     onPluginRequest(backend.server, (plugin, response) => {
       calls[plugin] = (calls[plugin] ?? 0) + 1;
       if (plugin === 'catalog') catalogCallsAt.push(Date.now());
+      if (tailRecords.on) {
+        const atUs = nowUs();
+        if (plugin === 'catalog' || plugin === 'permission') {
+          response.once('finish', () =>
+            tailRecords.pluginCalls.push({ startUs: atUs, endUs: nowUs() }),
+          );
+        } else if (response.socket?.remotePort !== undefined) {
+          tailRecords.takenUp.push({ port: response.socket.remotePort, atUs });
+        }
+      }
       const handled = handledMs[plugin];
       if (!handled) return;
       const arrived = process.hrtime.bigint();
@@ -716,6 +740,9 @@ async function main() {
       };
       const capture =
         pollMs > 0 ? await startWireCapture(backend.server.port()) : undefined;
+      tailRecords.on = Boolean(capture);
+      tailRecords.takenUp = [];
+      tailRecords.pluginCalls = [];
       const wrk = startWrk(pollTask);
       const running = [
         wrk.result,
@@ -760,7 +787,18 @@ async function main() {
         );
       }
       const seconds = (Date.now() - started) / 1000;
-      const atWire = await capture?.stop(pagePorts!, seconds);
+      tailRecords.on = false;
+      const captured = await capture?.stop(pagePorts!, seconds);
+      const tail =
+        captured &&
+        wireTail(
+          captured.requests,
+          tailRecords.takenUp,
+          delays.gcPauses,
+          tailRecords.pluginCalls,
+        );
+      // The summary only: the requests themselves would stay in the backend's heap to the end.
+      const atWire = captured && { ...captured, requests: undefined };
       if (allocations) {
         const profile = await allocations.take();
         await allocations.stop();
@@ -846,6 +884,7 @@ async function main() {
           `${atWire ? ` | at the wire p50=${atWire.p50.toFixed(2)}ms p99=${atWire.p99.toFixed(2)}ms max=${atWire.max.toFixed(1)}ms (${atWire.samples} of wrk's ${load.samples} requests, ${atWire.dropped} packets dropped)` : ''}` +
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
       );
+      if (tail) console.log(`[bench]   ${describeWireTail(tail)}`);
       console.log(
         `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}; statuses computed per second: by reads ${statusesComputed.onRead.toFixed(1)}, ahead of reads ${statusesComputed.ahead.toFixed(1)}; our watch cache's relists: ${relists.length === 0 ? 'none' : relists.map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
       );

@@ -8,6 +8,7 @@ import {
   PerformanceObserver,
   constants as perf,
   monitorEventLoopDelay,
+  performance,
 } from 'node:perf_hooks';
 
 /** Node's names for the kinds of GC it reports, in V8's words. */
@@ -24,11 +25,18 @@ export interface GcTally {
   maxMs: number;
 }
 
+/** A GC pause of the thread, on the wall clock (ms since the epoch, sub-millisecond). */
+export interface GcPause {
+  startMs: number;
+  durationMs: number;
+}
+
 export interface ThreadDelays {
   eventLoopP99Ms: number;
   eventLoopMaxMs: number;
   gcMaxMs: number;
   gcByKind: Record<string, GcTally>;
+  gcPauses: GcPause[];
 }
 
 /** Watches the calling thread's event loop and GC until `stop`. */
@@ -36,10 +44,15 @@ export function watchThreadDelays(): { stop(): ThreadDelays } {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const gcByKind: Record<string, GcTally> = {};
+  const gcPauses: GcPause[] = [];
   let gcMaxMs = 0;
   const gc = new PerformanceObserver(list => {
     for (const entry of list.getEntries()) {
       gcMaxMs = Math.max(gcMaxMs, entry.duration);
+      gcPauses.push({
+        startMs: performance.timeOrigin + entry.startTime,
+        durationMs: entry.duration,
+      });
       // A 'gc' entry's detail (Node's types leave it off PerformanceEntry).
       const { kind: gcKind } = (
         entry as PerformanceEntry & { detail: NodeGCPerformanceDetail }
@@ -61,6 +74,7 @@ export function watchThreadDelays(): { stop(): ThreadDelays } {
         eventLoopMaxMs: loop.max / 1e6,
         gcMaxMs,
         gcByKind,
+        gcPauses,
       };
     },
   };

@@ -88,23 +88,38 @@ function tcpOf(
   };
 }
 
+/** One request of a page at the wire: its connection's port, its first packet, its answer's last. */
+export interface WireRequest {
+  port: number;
+  sentUs: number;
+  answeredUs: number;
+}
+
+/** A request's time at the wire, in ms. */
+export const wireMs = (request: WireRequest) =>
+  (request.answeredUs - request.sentUs) / 1000;
+
 /**
- * Each request's time at the wire, in ms: from its first packet to the last packet of its answer
- * (the last one the server sent before the connection's next request). Only connections from
- * `clientPorts` count (the load generator's, not the backend's own calls to its other plugins);
- * an answer still unfinished when the capture stopped is left out.
+ * Each request at the wire: from its first packet to the last packet of its answer (the last one
+ * the server sent before the connection's next request). Only connections from `clientPorts`
+ * count (the load generator's, not the backend's own calls to its other plugins); an answer
+ * still unfinished when the capture stopped is left out.
  */
-export function wireLatencies(
+export function wireRequests(
   packets: TcpPacket[],
   serverPort: number,
   clientPorts: Set<number>,
-): number[] {
+): WireRequest[] {
   const open = new Map<number, { sentUs: number; answeredUs?: number }>();
-  const latencies: number[] = [];
+  const requests: WireRequest[] = [];
   const close = (port: number) => {
     const request = open.get(port);
     if (request?.answeredUs !== undefined) {
-      latencies.push((request.answeredUs - request.sentUs) / 1000);
+      requests.push({
+        port,
+        sentUs: request.sentUs,
+        answeredUs: request.answeredUs,
+      });
     }
   };
   for (const p of packets) {
@@ -123,7 +138,7 @@ export function wireLatencies(
   // The last answer of each connection: complete unless the capture stopped inside it, which a
   // later packet could not tell; the load generator had stopped asking by then.
   for (const port of open.keys()) close(port);
-  return latencies;
+  return requests;
 }
 
 /**
@@ -184,7 +199,7 @@ export interface WireCapture {
   stop(
     clientPorts: Set<number>,
     seconds: number,
-  ): Promise<LatencySummary & { dropped: number }>;
+  ): Promise<LatencySummary & { dropped: number; requests: WireRequest[] }>;
 }
 
 export async function startWireCapture(
@@ -235,12 +250,16 @@ export async function startWireCapture(
         const dropped = Number(
           /(\d+) packets? dropped by kernel/.exec(stderr)?.[1] ?? NaN,
         );
-        const latencies = wireLatencies(
+        const requests = wireRequests(
           tcpPackets(readFileSync(file)),
           serverPort,
           clientPorts,
         );
-        return { ...summarize(latencies, 0, seconds), dropped };
+        return {
+          ...summarize(requests.map(wireMs), 0, seconds),
+          dropped,
+          requests,
+        };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,0 +1,143 @@
+/**
+ * Where the slowest requests at the wire spent their time. Each is matched, by its connection's
+ * port and its time, with the moment the backend's main thread took it up (its server's
+ * `request` event, before any middleware), which splits its time at the wire in two: waiting
+ * before the backend's JavaScript saw it (the main thread busy with other work, in a GC pause, or
+ * waiting for a core) and from then to its answer's last packet (the middleware, the route, the
+ * write). Each is also checked against the main thread's GC pauses and the requests the backend
+ * was serving to itself meanwhile (one plugin's call to another: catalog, permission).
+ *
+ * The packets' timestamps and the backend's are both the wall clock (the kernel's, and Node's
+ * `performance.timeOrigin` plus its monotonic clock); a request whose times disagree (taken up
+ * before its first packet or after its answer) is counted as such, none expected.
+ */
+import type { GcPause } from './threadDelays';
+import { wireMs, type WireRequest } from './wireCapture';
+
+/** A request the backend's main thread took up: its connection's port, when (µs since the epoch). */
+export interface TakenUp {
+  port: number;
+  atUs: number;
+}
+
+/** A span of the wall clock, µs since the epoch. */
+export interface Span {
+  startUs: number;
+  endUs: number;
+}
+
+export interface WireTail {
+  /** The requests at or over the phase's p99 at the wire. */
+  count: number;
+  thresholdMs: number;
+  /** Of them, found in the backend's records with their times in order. */
+  matched: number;
+  /** Found with times out of order (the clocks disagreeing). */
+  outOfOrder: number;
+  /** Of the matched: waiting before the backend took them up, and from then on (ms). */
+  beforeMs: { p50: number; max: number };
+  afterMs: { p50: number; max: number };
+  /** The same two at the median of every request of the phase, for comparison. */
+  allBeforeP50Ms: number;
+  allAfterP50Ms: number;
+  /** Of the tail, those whose time at the wire overlapped a GC pause of the main thread. */
+  duringGc: number;
+  /** Of the tail, those whose time at the wire overlapped a call between plugins being served. */
+  duringPluginCall: number;
+}
+
+const overlaps = (a: Span, b: Span) =>
+  a.startUs <= b.endUs && b.startUs <= a.endUs;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/**
+ * The moment each request was taken up, by connection; a connection's requests are at least
+ * half a second apart, so the one within `slackUs` of a request's time at the wire is its own.
+ */
+function matcher(takenUp: TakenUp[], slackUs = 5_000) {
+  const byPort = new Map<number, number[]>();
+  for (const { port, atUs } of takenUp) {
+    const times = byPort.get(port) ?? [];
+    times.push(atUs);
+    byPort.set(port, times);
+  }
+  return (request: WireRequest): number | undefined =>
+    byPort
+      .get(request.port)
+      ?.find(
+        atUs =>
+          atUs >= request.sentUs - slackUs &&
+          atUs <= request.answeredUs + slackUs,
+      );
+}
+
+export function wireTail(
+  requests: WireRequest[],
+  takenUp: TakenUp[],
+  gcPauses: GcPause[],
+  pluginCalls: Span[],
+): WireTail {
+  const latencies = requests.map(wireMs).sort((a, b) => a - b);
+  const thresholdMs =
+    latencies[
+      Math.min(latencies.length - 1, Math.floor(0.99 * latencies.length))
+    ];
+  const takenUpAt = matcher(takenUp);
+  const split = (request: WireRequest) => {
+    const atUs = takenUpAt(request);
+    if (atUs === undefined) return undefined;
+    return {
+      inOrder: atUs >= request.sentUs && atUs <= request.answeredUs,
+      beforeMs: (atUs - request.sentUs) / 1000,
+      afterMs: (request.answeredUs - atUs) / 1000,
+    };
+  };
+  const all = requests.map(split).filter(s => s?.inOrder);
+  const tail = requests.filter(r => wireMs(r) >= thresholdMs);
+  const tailSplits = tail.map(split);
+  const matched = tailSplits.filter(s => s?.inOrder);
+  const gcSpans: Span[] = gcPauses.map(p => ({
+    startUs: p.startMs * 1000,
+    endUs: (p.startMs + p.durationMs) * 1000,
+  }));
+  const spanOf = (r: WireRequest): Span => ({
+    startUs: r.sentUs,
+    endUs: r.answeredUs,
+  });
+  return {
+    count: tail.length,
+    thresholdMs,
+    matched: matched.length,
+    outOfOrder: tailSplits.filter(s => s && !s.inOrder).length,
+    beforeMs: {
+      p50: median(matched.map(s => s!.beforeMs)),
+      max: Math.max(...matched.map(s => s!.beforeMs)),
+    },
+    afterMs: {
+      p50: median(matched.map(s => s!.afterMs)),
+      max: Math.max(...matched.map(s => s!.afterMs)),
+    },
+    allBeforeP50Ms: median(all.map(s => s!.beforeMs)),
+    allAfterP50Ms: median(all.map(s => s!.afterMs)),
+    duringGc: tail.filter(r => gcSpans.some(g => overlaps(spanOf(r), g)))
+      .length,
+    duringPluginCall: tail.filter(r =>
+      pluginCalls.some(c => overlaps(spanOf(r), c)),
+    ).length,
+  };
+}
+
+/** The tail as one line of the phase's report. */
+export function describeWireTail(t: WireTail): string {
+  const ms = (v: number) => v.toFixed(2);
+  return (
+    `the slowest 1 % at the wire (${t.count} requests, ${ms(t.thresholdMs)} ms and over; ${t.matched} matched with the backend's records${t.outOfOrder ? `, ${t.outOfOrder} with times out of order` : ''}): ` +
+    `before the backend's main thread took them up p50=${ms(t.beforeMs.p50)} max=${ms(t.beforeMs.max)} ms, from then to the answer p50=${ms(t.afterMs.p50)} max=${ms(t.afterMs.max)} ms ` +
+    `(every request: ${ms(t.allBeforeP50Ms)} and ${ms(t.allAfterP50Ms)} at the median); ` +
+    `${t.duringGc} during a GC pause of the main thread, ${t.duringPluginCall} while it served a call between plugins (catalog, permission)`
+  );
+}
