@@ -25,7 +25,7 @@ export interface SamplingHeapProfile {
  * `node_modules/@scope/name/…` → `@scope/name`; a file of this repository → its package and
  * folder (`plugins/flink-standalone-node/src`, `…/bench`: the benchmark's own allocations).
  */
-function ownerOf(url: string): string | undefined {
+export function ownerOf(url: string): string | undefined {
   const path = url.replace(/^file:\/\//, '');
   const modules = path.lastIndexOf('/node_modules/');
   if (modules >= 0) {

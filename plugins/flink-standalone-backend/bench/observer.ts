@@ -49,6 +49,7 @@ import { ourPluginsCode } from './builtPackages';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import type { Profiler } from 'node:inspector';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createBackendPlugin } from '@backstage/backend-plugin-api';
@@ -94,6 +95,7 @@ import {
   type Span,
   type TakenUp,
   describeWireTail,
+  tailWaitByActivity,
   wireTail,
 } from './wireTail';
 import { type Postgres, startPostgres } from './postgres';
@@ -723,6 +725,8 @@ async function main() {
       const cpuBefore = sampleCpu(behindTheBackend());
       const watching = watchThreadDelays();
       const profiler = PROFILE_DIR ? new Session() : undefined;
+      let cpuProfile:
+        { profile: Profiler.Profile; monotonicToWallUs: number } | undefined;
       if (profiler) {
         profiler.connect();
         await profiler.post('Profiler.enable');
@@ -781,6 +785,12 @@ async function main() {
       if (profiler) {
         const { profile } = await profiler.post('Profiler.stop');
         profiler.disconnect();
+        // The profile's clock is the monotonic one (µs): with its offset to the wall clock, it
+        // is read at the times of the wire's slowest requests.
+        cpuProfile = {
+          profile,
+          monotonicToWallUs: nowUs() - Number(process.hrtime.bigint()) / 1000,
+        };
         const file = writeProfile(PROFILE_DIR!, label, 'cpuprofile', profile);
         console.log(
           `[bench] CPU profile of the backend's main thread: ${file}`,
@@ -885,6 +895,20 @@ async function main() {
           ` | event loop p99=${delays.eventLoopP99Ms.toFixed(1)}ms max=${delays.eventLoopMaxMs.toFixed(1)}ms, GC max ${delays.gcMaxMs.toFixed(1)}ms`,
       );
       if (tail) console.log(`[bench]   ${describeWireTail(tail)}`);
+      if (tail && cpuProfile) {
+        const waited = tailWaitByActivity(
+          cpuProfile.profile,
+          cpuProfile.monotonicToWallUs,
+          tail.windows,
+        );
+        const total = waited.reduce((sum, [, ms]) => sum + ms, 0);
+        console.log(
+          `[bench]   the slowest 1 %'s ${total.toFixed(0)} ms of waiting before the main thread took them up, by what its CPU profile shows then (ms): ${waited
+            .slice(0, 8)
+            .map(([activity, ms]) => `${activity} ${ms.toFixed(1)}`)
+            .join(', ')}`,
+        );
+      }
       console.log(
         `[bench]   heap used at the start ${heapUsedMb.toFixed(0)} MB; GC: ${describeGc(delays.gcByKind)}; statuses computed per second: by reads ${statusesComputed.onRead.toFixed(1)}, ahead of reads ${statusesComputed.ahead.toFixed(1)}; our watch cache's relists: ${relists.length === 0 ? 'none' : relists.map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
       );

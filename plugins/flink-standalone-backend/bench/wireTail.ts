@@ -11,6 +11,8 @@
  * `performance.timeOrigin` plus its monotonic clock); a request whose times disagree (taken up
  * before its first packet or after its answer) is counted as such, none expected.
  */
+import type { Profiler } from 'node:inspector';
+import { ownerOf } from './heapProfile';
 import type { GcPause } from './threadDelays';
 import { wireMs, type WireRequest } from './wireCapture';
 
@@ -44,6 +46,8 @@ export interface WireTail {
   duringGc: number;
   /** Of the tail, those whose time at the wire overlapped a call between plugins being served. */
   duringPluginCall: number;
+  /** The tail's requests matched: first packet, taken up, answer's last packet (µs since the epoch). */
+  windows: { sentUs: number; takenUpUs: number; answeredUs: number }[];
 }
 
 const overlaps = (a: Span, b: Span) =>
@@ -91,6 +95,8 @@ export function wireTail(
     const atUs = takenUpAt(request);
     if (atUs === undefined) return undefined;
     return {
+      request,
+      atUs,
       inOrder: atUs >= request.sentUs && atUs <= request.answeredUs,
       beforeMs: (atUs - request.sentUs) / 1000,
       afterMs: (request.answeredUs - atUs) / 1000,
@@ -128,6 +134,11 @@ export function wireTail(
     duringPluginCall: tail.filter(r =>
       pluginCalls.some(c => overlaps(spanOf(r), c)),
     ).length,
+    windows: matched.map(s => ({
+      sentUs: s!.request.sentUs,
+      takenUpUs: s!.atUs,
+      answeredUs: s!.request.answeredUs,
+    })),
   };
 }
 
@@ -140,4 +151,57 @@ export function describeWireTail(t: WireTail): string {
     `(every request: ${ms(t.allBeforeP50Ms)} and ${ms(t.allAfterP50Ms)} at the median); ` +
     `${t.duringGc} during a GC pause of the main thread, ${t.duringPluginCall} while it served a call between plugins (catalog, permission)`
   );
+}
+
+/** Longer than this between two samples: the profiler's signal waited, so the thread was not running. */
+const GAP_US = 1_500;
+export const NOT_SAMPLED = 'no sample (the thread waiting for a core)';
+
+/**
+ * What the main thread was doing while the tail's requests waited to be taken up, from its CPU
+ * profile (sampled every 0.5 ms): ms per activity over all the tail's waits. An activity is a
+ * sample's innermost frame of a package or of this repository (`heapProfile`'s owners), or V8's
+ * own (`(garbage collector)`, `(program)`, `(idle)`); a stretch with no sample for longer than
+ * `GAP_US` is the thread not running, since the profiler's signal waits for the thread to run.
+ */
+export function tailWaitByActivity(
+  /** Its clock is the monotonic one (µs). */
+  profile: Profiler.Profile,
+  monotonicToWallUs: number,
+  windows: WireTail['windows'],
+): [string, number][] {
+  const byId = new Map(profile.nodes.map(node => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const activityOf = (id: number): string => {
+    const leaf = byId.get(id)!.callFrame;
+    if (leaf.functionName.startsWith('(')) return leaf.functionName;
+    for (
+      let at: number | undefined = id;
+      at !== undefined;
+      at = parentOf.get(at)
+    ) {
+      const owner = ownerOf(byId.get(at)!.callFrame.url);
+      if (owner && !owner.startsWith('node:')) return owner;
+    }
+    return leaf.url.startsWith('node:') ? leaf.url : '(V8 and Node internals)';
+  };
+  // Sample i ran at times[i]; the stretch since the one before is charged to it.
+  const times: number[] = [];
+  let at = profile.startTime + monotonicToWallUs;
+  for (const delta of profile.timeDeltas ?? []) times.push((at += delta));
+  const samples = profile.samples ?? [];
+  const waited = new Map<string, number>();
+  for (const { sentUs, takenUpUs } of windows) {
+    for (let i = 1; i < times.length && times[i - 1] < takenUpUs; i++) {
+      const from = Math.max(times[i - 1], sentUs);
+      const to = Math.min(times[i], takenUpUs);
+      if (to <= from) continue;
+      const activity =
+        times[i] - times[i - 1] > GAP_US ? NOT_SAMPLED : activityOf(samples[i]);
+      waited.set(activity, (waited.get(activity) ?? 0) + (to - from) / 1000);
+    }
+  }
+  return [...waited].sort((a, b) => b[1] - a[1]);
 }
