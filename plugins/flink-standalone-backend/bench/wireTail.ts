@@ -13,6 +13,7 @@
  */
 import type { Profiler } from 'node:inspector';
 import { ownerOf } from './heapProfile';
+import { summarize } from './latency';
 import type { GcPause } from './threadDelays';
 import { wireMs, type WireRequest } from './wireCapture';
 
@@ -53,10 +54,7 @@ export interface WireTail {
 const overlaps = (a: Span, b: Span) =>
   a.startUs <= b.endUs && b.startUs <= a.endUs;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
+const median = (values: number[]) => summarize(values, 0, 1).p50;
 
 /**
  * The moment each request was taken up, by connection; a connection's requests are at least
@@ -85,11 +83,7 @@ export function wireTail(
   gcPauses: GcPause[],
   pluginCalls: Span[],
 ): WireTail {
-  const latencies = requests.map(wireMs).sort((a, b) => a - b);
-  const thresholdMs =
-    latencies[
-      Math.min(latencies.length - 1, Math.floor(0.99 * latencies.length))
-    ];
+  const thresholdMs = summarize(requests.map(wireMs), 0, 1).p99;
   const takenUpAt = matcher(takenUp);
   const split = (request: WireRequest) => {
     const atUs = takenUpAt(request);
