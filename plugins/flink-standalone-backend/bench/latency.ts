@@ -20,6 +20,18 @@ export interface LatencySummary {
   bytesPerAnswer?: number;
 }
 
+/** The value at quantile `q` of values sorted ascending (NaN for none). */
+const atQuantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+
+/** The value at quantile `q` (0.5 the median, 0.99 the p99), as `summarize` reads them. */
+export function percentile(values: number[], q: number): number {
+  return atQuantile(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
+}
+
 export function summarize(
   latencies: number[],
   errors: number,
@@ -27,8 +39,7 @@ export function summarize(
   firstError?: string,
 ): LatencySummary {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const at = (q: number) => atQuantile(sorted, q);
   return {
     samples: sorted.length,
     errors,

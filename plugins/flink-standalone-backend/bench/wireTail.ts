@@ -13,7 +13,7 @@
  */
 import type { Profiler } from 'node:inspector';
 import { ownerOf } from './heapProfile';
-import { summarize } from './latency';
+import { percentile } from './latency';
 import type { GcPause } from './threadDelays';
 import { wireMs, type WireRequest } from './wireCapture';
 
@@ -54,7 +54,7 @@ export interface WireTail {
 const overlaps = (a: Span, b: Span) =>
   a.startUs <= b.endUs && b.startUs <= a.endUs;
 
-const median = (values: number[]) => summarize(values, 0, 1).p50;
+const median = (values: number[]) => percentile(values, 0.5);
 
 /**
  * The moment each request was taken up, by connection; a connection's requests are at least
@@ -83,7 +83,7 @@ export function wireTail(
   gcPauses: GcPause[],
   pluginCalls: Span[],
 ): WireTail {
-  const thresholdMs = summarize(requests.map(wireMs), 0, 1).p99;
+  const thresholdMs = percentile(requests.map(wireMs), 0.99);
   const takenUpAt = matcher(takenUp);
   const split = (request: WireRequest) => {
     const atUs = takenUpAt(request);
@@ -96,10 +96,12 @@ export function wireTail(
       afterMs: (request.answeredUs - atUs) / 1000,
     };
   };
-  const all = requests.map(split).filter(s => s?.inOrder);
+  type Split = NonNullable<ReturnType<typeof split>>;
+  const inOrder = (s: Split | undefined): s is Split => s?.inOrder === true;
+  const all = requests.map(split).filter(inOrder);
   const tail = requests.filter(r => wireMs(r) >= thresholdMs);
   const tailSplits = tail.map(split);
-  const matched = tailSplits.filter(s => s?.inOrder);
+  const matched = tailSplits.filter(inOrder);
   const gcSpans: Span[] = gcPauses.map(p => ({
     startUs: p.startMs * 1000,
     endUs: (p.startMs + p.durationMs) * 1000,
@@ -114,24 +116,24 @@ export function wireTail(
     matched: matched.length,
     outOfOrder: tailSplits.filter(s => s && !s.inOrder).length,
     beforeMs: {
-      p50: median(matched.map(s => s!.beforeMs)),
-      max: Math.max(...matched.map(s => s!.beforeMs)),
+      p50: median(matched.map(s => s.beforeMs)),
+      max: Math.max(...matched.map(s => s.beforeMs)),
     },
     afterMs: {
-      p50: median(matched.map(s => s!.afterMs)),
-      max: Math.max(...matched.map(s => s!.afterMs)),
+      p50: median(matched.map(s => s.afterMs)),
+      max: Math.max(...matched.map(s => s.afterMs)),
     },
-    allBeforeP50Ms: median(all.map(s => s!.beforeMs)),
-    allAfterP50Ms: median(all.map(s => s!.afterMs)),
+    allBeforeP50Ms: median(all.map(s => s.beforeMs)),
+    allAfterP50Ms: median(all.map(s => s.afterMs)),
     duringGc: tail.filter(r => gcSpans.some(g => overlaps(spanOf(r), g)))
       .length,
     duringPluginCall: tail.filter(r =>
       pluginCalls.some(c => overlaps(spanOf(r), c)),
     ).length,
     windows: matched.map(s => ({
-      sentUs: s!.request.sentUs,
-      takenUpUs: s!.atUs,
-      answeredUs: s!.request.answeredUs,
+      sentUs: s.request.sentUs,
+      takenUpUs: s.atUs,
+      answeredUs: s.request.answeredUs,
     })),
   };
 }
