@@ -643,6 +643,14 @@ describe('against a Flink cluster in the real control plane, with least privileg
       4 * Number(response.headers['content-length']),
     );
     expect(plain.body.location).toEqual(response.body.location);
+    // Negotiated per header value: gzip refused by its weight, then asked for again.
+    const refused = await statusOf().set(
+      'Accept-Encoding',
+      'gzip;q=0, identity',
+    );
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const again = await statusOf().set('Accept-Encoding', 'gzip');
+    expect(again.headers['content-encoding']).toBe('gzip');
     expect(plain.body.status.pods).toEqual(response.body.status.pods);
     expect(response.body.location).toEqual({
       kubernetesCluster: TEST_CLUSTER,

@@ -76,12 +76,34 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   throw new InputError(`Invalid request: ${problems.join('; ')}`);
 }
 
+/** Distinct `Accept-Encoding` values whose answer is kept: browsers send a handful. */
+const KEPT_ACCEPT_ENCODINGS = 64;
+
+/**
+ * Whether a request takes gzip, negotiated once per `Accept-Encoding` value: every poll of a
+ * status page sends the same header, and negotiating it anew allocated more per read than the
+ * rest of the route's own work.
+ */
+function gzipNegotiation(): (req: express.Request) => boolean {
+  const byHeader = new Map<string, boolean>();
+  return req => {
+    const header = req.headers['accept-encoding'];
+    const kept = header === undefined ? undefined : byHeader.get(header);
+    if (kept !== undefined) return kept;
+    const accepted = req.acceptsEncodings('gzip') === 'gzip';
+    if (header !== undefined && byHeader.size < KEPT_ACCEPT_ENCODINGS)
+      byHeader.set(header, accepted);
+    return accepted;
+  };
+}
+
 export function createRouter({
   service,
   clusters,
   httpAuth,
 }: RouterOptions): express.Router {
   const router = Router();
+  const acceptsGzip = gzipNegotiation();
   router.use(express.json({ limit: '1mb' }));
 
   router.get('/entities/:namespace/:kind/:name/status', async (req, res) => {
@@ -94,7 +116,7 @@ export function createRouter({
     // middleware leaves an encoded answer alone instead of compressing each poll anew. No ETag,
     // since every answer says when it was observed; the chunks are written as they come, not
     // copied into one body.
-    const encoding = req.acceptsEncodings('gzip') ? 'gzip' : 'identity';
+    const encoding = acceptsGzip(req) ? 'gzip' : 'identity';
     const chunks = jsonBody(parts, encoding);
     res.status(200).set('Content-Type', 'application/json; charset=utf-8');
     res.vary('Accept-Encoding');

@@ -83,8 +83,11 @@ function statefulSetOrigin(
   if (!split) return undefined;
   const { head, ordinal } = split;
   for (const workload of ctx.workloads) {
-    const template = head.slice(0, -workload.name.length - 1);
-    if (!template || head !== `${template}-${workload.name}`) continue;
+    // <template>-<workload>, read in place: no name built per claim and workload.
+    const dash = head.length - workload.name.length - 1;
+    if (dash < 1 || head[dash] !== '-' || !head.endsWith(workload.name))
+      continue;
+    const template = head.slice(0, dash);
     const podName = `${workload.name}-${ordinal}`;
     return {
       component: workload.component,

@@ -47,16 +47,17 @@ export function componentErrors(
   objects: ComponentObjects,
   events: CoreV1Event[],
 ): ClusterError[] {
+  const errors: ClusterError[] = [];
   const workloadError = objects.workload
     ? failedCreate(objects.component, objects.workload, events)
     : undefined;
-  return [
-    ...(workloadError ? [workloadError] : []),
-    ...objects.pods
-      // A pod on its way out is replaced; its errors are history.
-      .filter(pod => !isTerminating(pod))
-      .flatMap(pod => podErrors(objects.component, pod, events)),
-  ];
+  if (workloadError) errors.push(workloadError);
+  for (const pod of objects.pods) {
+    // A pod on its way out is replaced; its errors are history.
+    if (!isTerminating(pod))
+      addPodErrors(errors, objects.component, pod, events);
+  }
+  return errors;
 }
 
 /**
@@ -75,49 +76,48 @@ function timesReported(
     .reduce((total, e) => total + Math.max(e.count ?? 1, 1), 0);
 }
 
-function podErrors(
+/**
+ * Adds a pod's errors to `errors`. Statuses are computed on every change of a viewed cluster and
+ * most pods have no error: the healthy path allocates nothing.
+ */
+function addPodErrors(
+  errors: ClusterError[],
   component: FlinkComponent,
   pod: V1Pod,
   events: CoreV1Event[],
-): ClusterError[] {
+): void {
   const name = pod.metadata?.name ?? '';
-  const where = `${COMPONENT_TITLE[component]} pod ${name}`;
-  const fromContainers = containerStatuses(pod).flatMap(status => {
+  const where = () => `${COMPONENT_TITLE[component]} pod ${name}`;
+  for (const status of containerStatuses(pod)) {
     const found = containerError(status);
-    return found
-      ? [
-          {
-            reason: found.reason,
-            message: `${where}, container ${status.name}: ${found.message}`,
-            component,
-            object: objectRef('Pod', name),
-            pod: name,
-            container: status.name,
-          },
-        ]
-      : [];
-  });
+    if (found)
+      errors.push({
+        reason: found.reason,
+        message: `${where()}, container ${status.name}: ${found.message}`,
+        component,
+        object: objectRef('Pod', name),
+        pod: name,
+        container: status.name,
+      });
+  }
   // Mount failures are only reported as events, and stay in the event list after they clear.
-  const volumeEvents = isPodReady(pod)
-    ? []
-    : events.filter(
-        e =>
-          e.type === 'Warning' &&
-          VOLUME_EVENT_ERRORS.has(e.reason ?? '') &&
-          isAbout(e, 'Pod', name, pod.metadata?.uid),
-      );
-  const fromVolumes = latestByReason(volumeEvents)
-    .filter(
-      e => timesReported(volumeEvents, e.reason) >= REPEATED_MOUNT_FAILURES,
-    )
-    .map(e => ({
-      reason: e.reason as ClusterErrorReason,
-      message: `${where}: ${e.message ?? e.reason}`,
-      component,
-      object: objectRef('Pod', name),
-      pod: name,
-    }));
-  return [...fromContainers, ...fromVolumes];
+  if (isPodReady(pod)) return;
+  const volumeEvents = events.filter(
+    e =>
+      e.type === 'Warning' &&
+      VOLUME_EVENT_ERRORS.has(e.reason ?? '') &&
+      isAbout(e, 'Pod', name, pod.metadata?.uid),
+  );
+  for (const e of latestByReason(volumeEvents)) {
+    if (timesReported(volumeEvents, e.reason) >= REPEATED_MOUNT_FAILURES)
+      errors.push({
+        reason: e.reason as ClusterErrorReason,
+        message: `${where()}: ${e.message ?? e.reason}`,
+        component,
+        object: objectRef('Pod', name),
+        pod: name,
+      });
+  }
 }
 
 /** OOMKilled explains a CrashLoopBackOff better than the back-off itself does. */

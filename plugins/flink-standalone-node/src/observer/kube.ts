@@ -18,7 +18,7 @@ type Timestamp = Date | string | undefined;
 
 export function epochMs(value: Timestamp): number | undefined {
   if (value === undefined) return undefined;
-  const ms = new Date(value).getTime();
+  const ms = typeof value === 'string' ? Date.parse(value) : value.getTime();
   return Number.isNaN(ms) ? undefined : ms;
 }
 
@@ -68,12 +68,14 @@ export function isPodReady(pod: V1Pod): boolean {
   );
 }
 
-/** Init containers first: they run (and fail) first. */
-export function containerStatuses(pod: V1Pod): V1ContainerStatus[] {
-  return [
-    ...(pod.status?.initContainerStatuses ?? []),
-    ...(pod.status?.containerStatuses ?? []),
-  ];
+/**
+ * Init containers first: they run (and fail) first. The pod's own list when it has no init
+ * containers (most pods): read it, never change it.
+ */
+export function containerStatuses(pod: V1Pod): readonly V1ContainerStatus[] {
+  const init = pod.status?.initContainerStatuses;
+  const main = pod.status?.containerStatuses ?? [];
+  return init?.length ? [...init, ...main] : main;
 }
 
 /** The StatefulSet controller's revision label, or the ReplicaSet's template hash. */
@@ -129,12 +131,13 @@ export function isSimulatedNode(node: V1Node): boolean {
 
 /** Names of the claims a pod mounts: its PVC volumes and its generic ephemeral volumes. */
 export function podClaimNames(pod: V1Pod): string[] {
-  const podName = pod.metadata?.name ?? '';
-  return (pod.spec?.volumes ?? []).flatMap(volume => {
+  const claims: string[] = [];
+  for (const volume of pod.spec?.volumes ?? []) {
     if (volume.persistentVolumeClaim)
-      return [volume.persistentVolumeClaim.claimName];
+      claims.push(volume.persistentVolumeClaim.claimName);
     // Kubernetes names an ephemeral volume's claim <pod>-<volume>.
-    if (volume.ephemeral) return [`${podName}-${volume.name}`];
-    return [];
-  });
+    else if (volume.ephemeral)
+      claims.push(`${pod.metadata?.name ?? ''}-${volume.name}`);
+  }
+  return claims;
 }

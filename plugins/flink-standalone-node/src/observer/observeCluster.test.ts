@@ -969,7 +969,7 @@ describe('observeCluster: claims and VolumesBound', () => {
     ]);
   });
 
-  it('reads a claim template with dashes in it from the claim name, and no ordinal from a name that has none', () => {
+  it('reads a claim template with dashes in it from the claim name, and no ordinal from a name that has none or no dash before the workload’s name', () => {
     const snapshot = scenario({
       taskManager: {
         kind: 'StatefulSet',
@@ -981,9 +981,14 @@ describe('observeCluster: claims and VolumesBound', () => {
       ...snapshot.claims[0],
       metadata: { ...snapshot.claims[0].metadata, name: 'orders-taskmanager' },
     };
+    // Ends in the workload's name and an ordinal, with no dash before the workload's name.
+    const glued = {
+      ...stray,
+      metadata: { ...stray.metadata, name: 'stateorders-taskmanager-0' },
+    };
     const status = observe({
       ...snapshot,
-      claims: [...snapshot.claims, stray],
+      claims: [...snapshot.claims, stray, glued],
     });
     expect(
       status.claims.map(c => [c.name, c.template, c.ordinal, c.pod]),
@@ -1001,6 +1006,7 @@ describe('observeCluster: claims and VolumesBound', () => {
         'orders-taskmanager-1',
       ],
       ['orders-taskmanager', undefined, null, undefined],
+      ['stateorders-taskmanager-0', undefined, null, undefined],
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1ContainerStatus, V1Node, V1Pod } from '@kubernetes/client-node';
 import type {
   FlinkComponent,
   PodStatus,
@@ -63,18 +63,27 @@ export function summarizePod(pod: V1Pod, ctx: PodContext): PodStatus {
     startTime: isoTime(pod.status?.startTime),
     waitingReason: statuses.find(c => c.state?.waiting?.reason)?.state?.waiting
       ?.reason,
-    terminatedReason: statuses
-      .map(c => c.state?.terminated?.reason ?? c.lastState?.terminated?.reason)
-      // An init container that finished its work is no news.
-      .find(reason => reason !== undefined && reason !== 'Completed'),
+    terminatedReason: terminatedReason(statuses),
     deletionTimestamp: isoTime(pod.metadata?.deletionTimestamp),
     terminatingSince: termination && new Date(termination.since).toISOString(),
     stuck,
-    ...(stuck && {
-      stuckMessage: stuckMessage(pod, nodeName, nodeReady, ctx, ordinal),
-    }),
+    stuckMessage: stuck
+      ? stuckMessage(pod, nodeName, nodeReady, ctx, ordinal)
+      : undefined,
     claims: podClaimNames(pod),
   };
+}
+
+/** The first termination reason that says something: `Completed` (an init container's work done) is no news. */
+function terminatedReason(
+  statuses: readonly V1ContainerStatus[],
+): string | undefined {
+  for (const c of statuses) {
+    const reason =
+      c.state?.terminated?.reason ?? c.lastState?.terminated?.reason;
+    if (reason !== undefined && reason !== 'Completed') return reason;
+  }
+  return undefined;
 }
 
 function unschedulableMessage(pod: V1Pod): string | undefined {

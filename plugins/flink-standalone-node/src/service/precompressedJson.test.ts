@@ -45,6 +45,17 @@ describe('jsonBody', () => {
     );
   });
 
+  it('stores the per-read parts between two precompressed ones together, in one chunk', () => {
+    const memo = precompressJson(status);
+    const parts = ['{"a":', '1,"b":', '2,"c":'].map(p => Buffer.from(p));
+    const body = jsonBody([...parts, memo, Buffer.from('}')], 'gzip');
+    // The gzip header, the three parts stored, the bulk, the brace stored, the end.
+    expect(body).toHaveLength(5);
+    expect(gunzipSync(Buffer.concat(body)).toString()).toBe(
+      `{"a":1,"b":2,"c":${status}}`,
+    );
+  });
+
   it('keeps the bulk as raw deflate with no final block, so that stored blocks may follow it', () => {
     const { deflated } = precompressJson(status);
     expect(

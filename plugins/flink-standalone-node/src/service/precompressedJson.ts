@@ -50,18 +50,41 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const FINAL_EMPTY_BLOCK = Buffer.from([1, 0, 0, 0xff, 0xff]);
 /** A stored block holds at most this many bytes (its LEN is 16 bits). */
 const STORED_BLOCK_MAX = 0xffff;
+/** A stored block's header: BFINAL and BTYPE in a byte of its own, LEN, NLEN. */
+const STORED_HEADER_LENGTH = 5;
 
-/** Bytes as deflate's stored (uncompressed), non-final blocks: small per-read parts need no compressing. */
-function storedBlocks(bytes: Buffer): Buffer[] {
-  const blocks: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += STORED_BLOCK_MAX) {
-    const data = bytes.subarray(at, at + STORED_BLOCK_MAX);
-    const header = Buffer.alloc(5);
-    header.writeUInt16LE(data.length, 1);
-    header.writeUInt16LE(~data.length & 0xffff, 3);
-    blocks.push(header, data);
+/**
+ * Per-read parts, in order, as deflate's stored (uncompressed), non-final blocks in one buffer:
+ * small parts need no compressing, and one buffer for a run of them allocates a read less than a
+ * header, a view and an array per part.
+ */
+function storedBlocks(perRead: readonly Buffer[]): Buffer | undefined {
+  if (perRead.length === 0) return undefined;
+  const bytes = perRead.length === 1 ? perRead[0] : Buffer.concat(perRead);
+  if (bytes.length === 0) return undefined;
+  const blocks = Math.ceil(bytes.length / STORED_BLOCK_MAX);
+  const stored = Buffer.allocUnsafe(
+    bytes.length + STORED_HEADER_LENGTH * blocks,
+  );
+  let to = 0;
+  for (let from = 0; from < bytes.length; from += STORED_BLOCK_MAX) {
+    const size = Math.min(STORED_BLOCK_MAX, bytes.length - from);
+    stored[to] = 0;
+    stored.writeUInt16LE(size, to + 1);
+    stored.writeUInt16LE(~size & 0xffff, to + 3);
+    bytes.copy(stored, to + STORED_HEADER_LENGTH, from, from + size);
+    to += STORED_HEADER_LENGTH + size;
   }
-  return blocks;
+  return stored;
+}
+
+/** The final empty block, then gzip's trailer: the CRC-32 and length of what it decodes to. */
+function gzipEnd(crc: number, length: number): Buffer {
+  const end = Buffer.allocUnsafe(FINAL_EMPTY_BLOCK.length + 8);
+  FINAL_EMPTY_BLOCK.copy(end, 0);
+  end.writeUInt32LE(crc >>> 0, FINAL_EMPTY_BLOCK.length);
+  end.writeUInt32LE(length % 2 ** 32, FINAL_EMPTY_BLOCK.length + 4);
+  return end;
 }
 
 /**
@@ -80,17 +103,23 @@ export function jsonBody(
   let crc = 0;
   let length = 0;
   const body: Buffer[] = [GZIP_HEADER];
+  let perRead: Buffer[] = [];
+  const storePerRead = () => {
+    const stored = storedBlocks(perRead);
+    if (stored) body.push(stored);
+    perRead = [];
+  };
   for (const part of parts) {
     const bytes = plain(part);
     crc = crc32(bytes, crc);
     length += bytes.length;
-    body.push(
-      ...(Buffer.isBuffer(part) ? storedBlocks(part) : [part.deflated]),
-    );
+    if (Buffer.isBuffer(part)) perRead.push(part);
+    else {
+      storePerRead();
+      body.push(part.deflated);
+    }
   }
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(length % 2 ** 32, 4);
-  body.push(FINAL_EMPTY_BLOCK, trailer);
+  storePerRead();
+  body.push(gzipEnd(crc, length));
   return body;
 }
