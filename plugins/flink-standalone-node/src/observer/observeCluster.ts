@@ -215,18 +215,16 @@ function componentView(
         stuckAfterMs: environment.stuckRolloutAfterMs,
       })
     : undefined;
+  const context: PodContext = {
+    nodes: environment.nodes,
+    now: environment.now,
+    stuckAfterMs: environment.stuckAfterMs,
+    component,
+    workloadName: name,
+    workload: status,
+  };
   const pods = raw
-    .map(pod => ({
-      raw: pod,
-      status: summarizePod(pod, {
-        nodes: environment.nodes,
-        now: environment.now,
-        stuckAfterMs: environment.stuckAfterMs,
-        component,
-        workloadName: name,
-        workload: status,
-      }),
-    }))
+    .map(pod => ({ raw: pod, status: summarizePod(pod, context) }))
     .sort((a, b) => byOrdinalThenName(a.status, b.status));
   return { component, name, workload, status, pods };
 }
