@@ -76,6 +76,11 @@ function timesReported(
     .reduce((total, e) => total + Math.max(e.count ?? 1, 1), 0);
 }
 
+/** How an error message names a pod: `TaskManager pod orders-taskmanager-1`. */
+function podTitle(component: FlinkComponent, name: string): string {
+  return `${COMPONENT_TITLE[component]} pod ${name}`;
+}
+
 /**
  * Adds a pod's errors to `errors`. Statuses are computed on every change of a viewed cluster and
  * most pods have no error: the healthy path allocates nothing.
@@ -87,13 +92,12 @@ function addPodErrors(
   events: CoreV1Event[],
 ): void {
   const name = pod.metadata?.name ?? '';
-  const where = () => `${COMPONENT_TITLE[component]} pod ${name}`;
   for (const status of containerStatuses(pod)) {
     const found = containerError(status);
     if (found)
       errors.push({
         reason: found.reason,
-        message: `${where()}, container ${status.name}: ${found.message}`,
+        message: `${podTitle(component, name)}, container ${status.name}: ${found.message}`,
         component,
         object: objectRef('Pod', name),
         pod: name,
@@ -112,7 +116,7 @@ function addPodErrors(
     if (timesReported(volumeEvents, e.reason) >= REPEATED_MOUNT_FAILURES)
       errors.push({
         reason: e.reason as ClusterErrorReason,
-        message: `${where()}: ${e.message ?? e.reason}`,
+        message: `${podTitle(component, name)}: ${e.message ?? e.reason}`,
         component,
         object: objectRef('Pod', name),
         pod: name,
