@@ -2,7 +2,7 @@
  * The cluster's own life while the benchmark measures, in a worker thread: every 1/`perSecond` s
  * a TaskManager pod is deleted (its StatefulSet recreates it, the scheduler places it, kwok runs
  * it, the controllers write events), and our status route is read until the change shows: the
- * change→status delay. The cluster's life is not on the backend's cores in production: the
+ * change→status delay (unless `readsStatus` is false: the changes only, with our observer closed). The cluster's life is not on the backend's cores in production: the
  * thread takes the simulated cluster's priority.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -23,6 +23,8 @@ export interface ChurnTask {
   clusters: { namespace: string; name: string; taskManagers: number }[];
   perSecond: number;
   seconds: number;
+  /** Whether each change is followed in our status route (false: the changes go on unread). */
+  readsStatus: boolean;
   /** This worker's thread's place on the cores: the simulated cluster's. */
   priority: PlanePriority;
 }
@@ -115,6 +117,7 @@ async function churn(task: ChurnTask): Promise<ChurnResult> {
       continue;
     }
     changes++;
+    if (!task.readsStatus) continue;
     const startTime = JSON.parse(deleted.text).status?.startTime;
     probes.push(untilShown(task, cluster.name, pod, startTime, changedAt));
   }

@@ -25,8 +25,11 @@ const TICKS_PER_SECOND = 100;
 
 export interface CpuSample {
   at: number;
-  /** Busy and total ticks of the machine, all cores. */
-  machine: { busy: number; total: number };
+  /**
+   * Busy and total ticks of the machine, all cores; `stolen`, of the busy ones, those its
+   * hypervisor gave to other machines while this one's cores had work (steal).
+   */
+  machine: { busy: number; total: number; stolen: number };
   /** Ticks used so far, by name. */
   used: Record<string, number>;
   /** Nanoseconds the backend's main thread has waited so far, runnable, for a core. */
@@ -58,7 +61,7 @@ function machineTicks(): CpuSample['machine'] {
     .map(Number);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = values;
   const busy = user + nice + system + irq + softirq + steal;
-  return { busy, total: busy + idle + iowait };
+  return { busy, total: busy + idle + iowait, stolen: steal };
 }
 
 /** Time a thread has spent runnable but waiting for a core (the kernel's schedstat), in ns. */
@@ -114,6 +117,8 @@ export function coresUsed(before: CpuSample, after: CpuSample) {
     machineBusy: cores(after.machine.busy - before.machine.busy),
     machineCores:
       (after.machine.total - before.machine.total) / TICKS_PER_SECOND / seconds,
+    /** Of the cores busy, those the hypervisor took for other machines (steal). */
+    machineStolen: cores(after.machine.stolen - before.machine.stolen),
     /** How long, per second, the backend's main thread was ready to run with no core free. */
     mainThreadWaitMsPerSecond:
       (after.mainThreadWaitNs - before.mainThreadWaitNs) / 1e6 / seconds,

@@ -19,8 +19,9 @@
  *
  * Options (env): BENCH_CLUSTERS (1000), BENCH_TASKMANAGERS (20), BENCH_NAMESPACES (10),
  * BENCH_CLIENTS (100), BENCH_SECONDS (30 per phase), BENCH_POLL_MS (1000),
- * BENCH_REPETITIONS (3), BENCH_CHANGES_PER_SECOND (5). For diagnosis: BENCH_PHASES (a comma-separated
- * list of the phases to run, e.g. `oursPolling,viewed10`; no summary then) and BENCH_PROFILE_DIR
+ * BENCH_REPETITIONS (3), BENCH_CHANGES_PER_SECOND (5). For diagnosis: BENCH_PHASES (a
+ * comma-separated list of the phases to run, e.g. `oursPolling,viewed10`, or
+ * `floorWithoutObserver` for the last ones; no summary then) and BENCH_PROFILE_DIR
  * (a CPU profile of the backend's main thread per phase). BENCH_PLANE_NICE (19) is the nice value
  * of the simulated cluster (etcd, the API server, the controllers, the scheduler, kwok: every
  * thread, and each process's autogroup) while measured: the backend first on the cores, as on
@@ -591,6 +592,8 @@ async function main() {
       await new Promise(r => setTimeout(r, 1000));
     }
     const syncSeconds = (Date.now() - syncStarted) / 1000;
+    // Held here: once the observer is closed (the last phases), `cacheOf` would start a new one.
+    const watchCache = observer.cacheOf(TEST_CLUSTER);
     collectGarbage();
     const bytesPerPod = (process.memoryUsage().heapUsed - heapBefore) / pods;
     console.log(
@@ -663,6 +666,7 @@ async function main() {
       pollMs: number,
       as = authorization,
       planePriority = BEHIND_THE_BACKEND,
+      churnReadsStatus = true,
     ): Promise<PhaseResult> => {
       if (planePriority !== planePriorityNow) {
         prioritizeAllThreads(
@@ -715,8 +719,8 @@ async function main() {
       const apiBefore = await apiProxy!.counts();
       const computedBefore = { ...observer.statusesComputed };
       const causesBefore = { ...observer.recomputeCauses };
-      const listsBefore = observer.cacheOf(TEST_CLUSTER).lists();
-      const changesBefore = observer.cacheOf(TEST_CLUSTER).changes();
+      const listsBefore = watchCache.lists();
+      const changesBefore = watchCache.changes();
       const served = countCalls();
       const handledBefore = Object.fromEntries(
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
@@ -765,6 +769,7 @@ async function main() {
           })),
           perSecond: CHANGES_PER_SECOND,
           seconds: SECONDS,
+          readsStatus: churnReadsStatus,
           priority: planePriority,
         } satisfies ChurnTask),
       ] as const;
@@ -836,7 +841,7 @@ async function main() {
         seconds,
       );
       // Lists after the first sync: a watch whose history was lost (410 Gone) lists its kind again.
-      const relists = Object.entries(observer.cacheOf(TEST_CLUSTER).lists())
+      const relists = Object.entries(watchCache.lists())
         .map(
           ([kind, lists]) => [kind, lists - (listsBefore[kind] ?? 0)] as const,
         )
@@ -848,7 +853,7 @@ async function main() {
       );
       const changes = perSecondSince(
         changesBefore,
-        observer.cacheOf(TEST_CLUSTER).changes(),
+        watchCache.changes(),
         seconds,
       );
       const nodes = await nodesState(plane.client);
@@ -884,7 +889,9 @@ async function main() {
       };
       console.log(
         `[bench] ${label}: p50=${load.p50.toFixed(2)}ms p99=${load.p99.toFixed(2)}ms max=${load.max.toFixed(1)}ms rps=${load.perSecond.toFixed(0)}${load.bytesPerAnswer === undefined ? '' : ` bytes/answer=${load.bytesPerAnswer.toFixed(0)}`} errors=${load.errors}${load.firstError ? ` (${load.firstError})` : ''}` +
-          ` | change->status p50=${churn.delays.p50}ms p99=${churn.delays.p99}ms max=${churn.delays.max}ms (${churn.changes} changes, ${churn.unseen} unseen${churn.delays.firstError ? `, ${churn.delays.firstError}` : ''})` +
+          (churnReadsStatus
+            ? ` | change->status p50=${churn.delays.p50}ms p99=${churn.delays.p99}ms max=${churn.delays.max}ms (${churn.changes} changes, ${churn.unseen} unseen${churn.delays.firstError ? `, ${churn.delays.firstError}` : ''})`
+            : ` | ${churn.changes} changes, unread${churn.delays.firstError ? ` (${churn.delays.firstError})` : ''}`) +
           ` | API/s ${Object.entries(apiPerSecond)
             .map(([k, v]) => `${k}=${v.toFixed(1)}`)
             .join(' ')}` +
@@ -916,7 +923,7 @@ async function main() {
         `[bench]   statuses computed per second by cause: ${describeRates(causes)}; our watch cache's changes per second: ${describeRates(changes)}; at the end, nodes Ready ${nodes.ready} of ${nodes.total}, tainted ${nodes.tainted}`,
       );
       console.log(
-        `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)}: ${Object.entries(
+        `[bench]   the backend's main thread waited for a core ${cpu.mainThreadWaitMsPerSecond.toFixed(1)} ms per second; cores busy ${cpu.machineBusy.toFixed(2)} of ${cpu.machineCores.toFixed(0)} (taken by the hypervisor: ${cpu.machineStolen.toFixed(2)}): ${Object.entries(
           cpu.byName,
         )
           .sort((a, b) => b[1] - a[1])
@@ -1007,6 +1014,33 @@ async function main() {
       }
       runs.push(run);
     }
+    /**
+     * What our plugin's background work costs every other route of the backend: the floor again,
+     * with our observer closed (its watches stopped, its cache and statuses released; nothing
+     * reads our route, so nothing starts them again), as in a backend without our plugin. At the
+     * run's end, since a closed observer starts anew only by listing every pod again; the
+     * cluster's changes go on, unread.
+     */
+    const withoutObserver: PhaseResult[] = [];
+    if (!PHASES || PHASES.includes('floorWithoutObserver')) {
+      observer.close();
+      console.log(
+        `[bench] our observer closed (watches stopped, cache released) for the floor's last ${REPETITIONS} phases`,
+      );
+      for (let rep = 1; rep <= REPETITIONS; rep++) {
+        withoutObserver.push(
+          await phase(
+            `Backstage's liveness route with our observer closed (the floor without our plugin's work), ${CLIENTS} clients polling every ${POLL_MS} ms`,
+            FLOOR,
+            names,
+            POLL_MS,
+            authorization,
+            BEHIND_THE_BACKEND,
+            false,
+          ),
+        );
+      }
+    }
     await backend.stop();
     await heapSampling?.stop();
     if (PHASES) return; // a diagnostic run: the phases' lines above are its figures
@@ -1049,6 +1083,23 @@ async function main() {
         all(r => r.floorPolling.load.p50),
         2,
       )}`,
+      `the floor with our observer closed, at the run's end (its watches stopped, its cache released; ${REPETITIONS} phases): p99 at the wire ${spread(
+        withoutObserver.map(p => p.atWire!.p99),
+        2,
+      )}, at the server ${spread(
+        withoutObserver.map(p => p.atServer.p99),
+        2,
+      )}; young GCs per phase ${spread(
+        withoutObserver.map(p => p.backend.gcByKind.scavenge?.count ?? 0),
+        0,
+      )} (with it running: ${spread(
+        all(r => r.floorPolling.backend.gcByKind.scavenge?.count ?? 0),
+        0,
+      )}); the backend's main thread waited for a core (ms per second) ${spread(
+        withoutObserver.map(p => p.cpu.mainThreadWaitMsPerSecond),
+      )} (with it running: ${spread(
+        all(r => r.floorPolling.cpu.mainThreadWaitMsPerSecond),
+      )})`,
       `event loop delay max while ours polled (ms): ${spread(all(r => r.oursPolling.backend.eventLoopMaxMs))}; GC pause max: ${spread(all(r => r.oursPolling.backend.gcMaxMs))}`,
       `the backend's main thread waited for a core while ours polled (ms per second): ${spread(all(r => r.oursPolling.cpu.mainThreadWaitMsPerSecond))}`,
       `catalog requests in the busiest second while ours polled: ${spread(
