@@ -10,6 +10,7 @@ export {
   untilAllowed,
 } from './accessReviews';
 export type { AccessSubject, ResourceAction } from './accessReviews';
+export { issueClientCertificate } from './clientCertificates';
 export { startControlPlane } from './controlPlane';
 export type {
   AdminCredentials,

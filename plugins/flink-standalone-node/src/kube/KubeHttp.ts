@@ -1,5 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Socket } from 'node:net';
+import * as tls from 'node:tls';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubernetesApiError } from './errors';
 
@@ -50,8 +52,11 @@ export interface KubeRequest {
  */
 export class KubeHttp {
   private readonly server: URL;
-  /** Keep-alive connections: a TLS handshake per request would cost more than the request. */
-  private agent?: https.Agent;
+  /**
+   * Keep-alive connections (a TLS handshake per request would cost more than the request), for
+   * the TLS identity they were opened with.
+   */
+  private pool?: { identity: TlsIdentity; agent: https.Agent };
   /** Counts requests, so benchmarks and tests can prove a status read made none. */
   requestCount = 0;
 
@@ -71,8 +76,8 @@ export class KubeHttp {
 
   /** Closes idle keep-alive connections. */
   close(): void {
-    this.agent?.destroy();
-    this.agent = undefined;
+    this.pool?.agent.destroy();
+    this.pool = undefined;
   }
 
   async json<T>(request: KubeRequest): Promise<T> {
@@ -171,17 +176,7 @@ export class KubeHttp {
     // Applied per request: tokens from files or exec plugins rotate.
     await this.connection.applyToHTTPSOptions(options);
     const transport = url.protocol === 'http:' ? http : https;
-    if (transport === https) {
-      this.agent ??= new https.Agent({
-        keepAlive: true,
-        maxSockets: 64,
-        ca: options.ca,
-        cert: options.cert,
-        key: options.key,
-        rejectUnauthorized: options.rejectUnauthorized,
-      });
-      options.agent = this.agent;
-    }
+    if (transport === https) options.agent = this.agentFor(options);
     return new Promise((resolve, reject) => {
       const req = transport.request(
         url,
@@ -201,6 +196,86 @@ export class KubeHttp {
       req.end(payload);
     });
   }
+
+  /**
+   * The agent whose connections present this request's TLS identity, which moves from the
+   * request's options into the agent's secure context. A connection's identity is fixed at its
+   * handshake, and Node's agent lets its own options override a request's: an identity that
+   * changes (a client certificate rotated by an exec plugin or an auth strategy) gets an agent of
+   * its own, and the old one's connections close as soon as they are idle (busy ones, watches,
+   * run to their end). Out of the request's options, the PEMs no longer go into the name Node builds for
+   * every request to pick its pool of sockets.
+   */
+  private agentFor(options: https.RequestOptions): https.Agent {
+    const identity: TlsIdentity = {
+      ca: options.ca,
+      cert: options.cert,
+      key: options.key,
+      rejectUnauthorized: options.rejectUnauthorized,
+    };
+    delete options.ca;
+    delete options.cert;
+    delete options.key;
+    if (this.pool && sameIdentity(this.pool.identity, identity))
+      return this.pool.agent;
+    if (this.pool) retire(this.pool.agent);
+    const agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      secureContext: tls.createSecureContext({
+        ca: identity.ca,
+        cert: identity.cert,
+        key: identity.key,
+      }),
+      rejectUnauthorized: identity.rejectUnauthorized,
+    });
+    this.pool = { identity, agent };
+    return agent;
+  }
+}
+
+/** Whom a connection trusts and whom it presents. */
+type TlsIdentity = Pick<
+  https.RequestOptions,
+  'ca' | 'cert' | 'key' | 'rejectUnauthorized'
+>;
+
+/**
+ * TLS material compared by content: a kubeconfig's options carry new Buffers of the same bytes on
+ * every request. PEM strings, Buffers, lists of them, keys with their passphrase.
+ */
+function sameMaterial(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Buffer.isBuffer(a)) return Buffer.isBuffer(b) && a.equals(b);
+  if (Array.isArray(a)) {
+    return (
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => sameMaterial(item, b[i]))
+    );
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const [x, y] = [a, b] as { pem?: unknown; passphrase?: unknown }[];
+    return x.passphrase === y.passphrase && sameMaterial(x.pem, y.pem);
+  }
+  return false;
+}
+
+function sameIdentity(a: TlsIdentity, b: TlsIdentity): boolean {
+  return (
+    a.rejectUnauthorized === b.rejectUnauthorized &&
+    sameMaterial(a.ca, b.ca) &&
+    sameMaterial(a.cert, b.cert) &&
+    sameMaterial(a.key, b.key)
+  );
+}
+
+/** An agent no request will use again: its idle connections close now, its busy ones when done. */
+function retire(agent: https.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets))
+    for (const socket of sockets ?? []) socket.destroy();
+  // After the agent's own listener has put a finished request's socket among the idle ones.
+  agent.on('free', (socket: Socket) => socket.destroy());
 }
 
 function readAll(stream: http.IncomingMessage): Promise<Buffer> {

@@ -1,0 +1,166 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  issueClientCertificate,
+  useControlPlane,
+} from '@flink-standalone/testenv';
+import { KubeHttp, type KubeConnection } from './KubeHttp';
+
+const plane = useControlPlane();
+
+/** Who the API server says the request's sender is. */
+async function whoAmI(http: KubeHttp): Promise<string> {
+  const review = await http.json<{
+    status: { userInfo: { username: string } };
+  }>({
+    method: 'POST',
+    path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+    body: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    },
+  });
+  return review.status.userInfo.username;
+}
+
+describe('KubeHttp connections', () => {
+  it('presents a rotated client certificate from its next request on, against the real API server', async () => {
+    const { ca, cert, key } = plane().admin;
+    const rotated = await issueClientCertificate(
+      plane().client,
+      'flink-standalone-rotated',
+    );
+    let presented = { cert, key };
+    const http = new KubeHttp({
+      server: plane().server,
+      async applyToHTTPSOptions(options: https.RequestOptions) {
+        options.ca = ca;
+        options.cert = presented.cert;
+        options.key = presented.key;
+      },
+    });
+    try {
+      expect(await whoAmI(http)).toBe('testenv-admin');
+      // A keep-alive connection stays authenticated as whom it was opened by: a rotated
+      // certificate must open a new one.
+      presented = rotated;
+      expect(await whoAmI(http)).toBe('flink-standalone-rotated');
+      expect(await whoAmI(http)).toBe('flink-standalone-rotated');
+    } finally {
+      http.close();
+    }
+  });
+
+  describe('against a TLS server that counts its connections', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-http-'));
+    let server: https.Server;
+    let certificate: string;
+    /** The server's side of every connection opened, in order. */
+    let connections: TLSSocket[] = [];
+
+    beforeAll(async () => {
+      await promisify(execFile)('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'server.key'),
+        '-out',
+        path.join(dir, 'server.crt'),
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+      ]);
+      certificate = fs.readFileSync(path.join(dir, 'server.crt'), 'utf8');
+      server = https.createServer(
+        {
+          cert: certificate,
+          key: fs.readFileSync(path.join(dir, 'server.key')),
+        },
+        (_request, response) => response.end('{}'),
+      );
+      // Idle connections stay open until a client closes them (Node closes them after 5 s).
+      server.keepAliveTimeout = 0;
+      server.on('secureConnection', socket => connections.push(socket));
+      await new Promise<void>(resolve =>
+        server.listen(0, '127.0.0.1', resolve),
+      );
+    });
+
+    beforeEach(() => {
+      connections = [];
+    });
+
+    afterAll(async () => {
+      server.closeAllConnections();
+      await new Promise(resolve => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    /**
+     * A connection that trusts the server's certificate, given as a new Buffer on every request
+     * as a kubeconfig gives it, and adds what `more` says.
+     */
+    const connection = (
+      more: (options: https.RequestOptions) => void = () => {},
+    ): KubeConnection => ({
+      server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      async applyToHTTPSOptions(options) {
+        options.ca = Buffer.from(certificate);
+        more(options);
+      },
+    });
+
+    it('keeps one connection while the TLS identity is the same bytes in new Buffers', async () => {
+      const http = new KubeHttp(connection());
+      try {
+        for (let i = 0; i < 3; i++) await http.json({ path: '/api' });
+        expect(connections).toHaveLength(1);
+      } finally {
+        http.close();
+      }
+    });
+
+    it('opens a new connection when the identity changes, and closes the old one', async () => {
+      let verify: boolean | undefined;
+      const http = new KubeHttp(
+        connection(options => {
+          if (verify !== undefined) options.rejectUnauthorized = verify;
+        }),
+      );
+      try {
+        await http.json({ path: '/api' });
+        // Another identity by its options (certificates verified, as by default).
+        verify = true;
+        await http.json({ path: '/api' });
+        expect(connections).toHaveLength(2);
+        const [old, current] = connections;
+        await closed(old);
+        expect(current.destroyed).toBe(false);
+      } finally {
+        http.close();
+      }
+    });
+  });
+});
+
+/** Resolves once the server's side of a connection has closed. */
+function closed(socket: TLSSocket): Promise<void> {
+  return new Promise(resolve => {
+    if (socket.closed) resolve();
+    else socket.once('close', () => resolve());
+  });
+}
