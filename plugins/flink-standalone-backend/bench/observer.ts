@@ -266,6 +266,8 @@ interface PhaseResult {
   callsPerRequest: { catalog: number; permission: number };
   /** The most catalog requests in one second of the phase (counted from its start). */
   catalogBusiestSecond: number;
+  /** The backend's heap in use at the phase's start, after a full GC (MB). */
+  heapUsedAtStartMb: number;
   /** Cores used during the phase: the machine's, and by thread or process. */
   cpu: ReturnType<typeof coresUsed>;
 }
@@ -592,8 +594,10 @@ async function main() {
       await new Promise(r => setTimeout(r, 1000));
     }
     const syncSeconds = (Date.now() - syncStarted) / 1000;
-    // Held here: once the observer is closed (the last phases), `cacheOf` would start a new one.
-    const watchCache = observer.cacheOf(TEST_CLUSTER);
+    // Held here: once the observer is closed (the last phases), `cacheOf` would start a new one;
+    // let go then, so that the closed cache's objects are garbage.
+    let watchCache: ReturnType<typeof observer.cacheOf> | undefined =
+      observer.cacheOf(TEST_CLUSTER);
     collectGarbage();
     const bytesPerPod = (process.memoryUsage().heapUsed - heapBefore) / pods;
     console.log(
@@ -719,8 +723,8 @@ async function main() {
       const apiBefore = await apiProxy!.counts();
       const computedBefore = { ...observer.statusesComputed };
       const causesBefore = { ...observer.recomputeCauses };
-      const listsBefore = watchCache.lists();
-      const changesBefore = watchCache.changes();
+      const listsBefore = watchCache?.lists() ?? {};
+      const changesBefore = watchCache?.changes() ?? {};
       const served = countCalls();
       const handledBefore = Object.fromEntries(
         Object.entries(handledMs).map(([route, ms]) => [route, ms.length]),
@@ -841,7 +845,7 @@ async function main() {
         seconds,
       );
       // Lists after the first sync: a watch whose history was lost (410 Gone) lists its kind again.
-      const relists = Object.entries(watchCache.lists())
+      const relists = Object.entries(watchCache?.lists() ?? {})
         .map(
           ([kind, lists]) => [kind, lists - (listsBefore[kind] ?? 0)] as const,
         )
@@ -853,7 +857,7 @@ async function main() {
       );
       const changes = perSecondSince(
         changesBefore,
-        watchCache.changes(),
+        watchCache?.changes() ?? {},
         seconds,
       );
       const nodes = await nodesState(plane.client);
@@ -885,13 +889,15 @@ async function main() {
         apiPerSecond,
         statusesComputed,
         backend: delays,
+        heapUsedAtStartMb: heapUsedMb,
         cpu,
       };
+      const churnSummary = churnReadsStatus
+        ? `change->status p50=${churn.delays.p50}ms p99=${churn.delays.p99}ms max=${churn.delays.max}ms (${churn.changes} changes, ${churn.unseen} unseen${churn.delays.firstError ? `, ${churn.delays.firstError}` : ''})`
+        : `${churn.changes} changes, unread${churn.delays.firstError ? ` (${churn.delays.firstError})` : ''}`;
       console.log(
         `[bench] ${label}: p50=${load.p50.toFixed(2)}ms p99=${load.p99.toFixed(2)}ms max=${load.max.toFixed(1)}ms rps=${load.perSecond.toFixed(0)}${load.bytesPerAnswer === undefined ? '' : ` bytes/answer=${load.bytesPerAnswer.toFixed(0)}`} errors=${load.errors}${load.firstError ? ` (${load.firstError})` : ''}` +
-          (churnReadsStatus
-            ? ` | change->status p50=${churn.delays.p50}ms p99=${churn.delays.p99}ms max=${churn.delays.max}ms (${churn.changes} changes, ${churn.unseen} unseen${churn.delays.firstError ? `, ${churn.delays.firstError}` : ''})`
-            : ` | ${churn.changes} changes, unread${churn.delays.firstError ? ` (${churn.delays.firstError})` : ''}`) +
+          ` | ${churnSummary}` +
           ` | API/s ${Object.entries(apiPerSecond)
             .map(([k, v]) => `${k}=${v.toFixed(1)}`)
             .join(' ')}` +
@@ -1024,6 +1030,7 @@ async function main() {
     const withoutObserver: PhaseResult[] = [];
     if (!PHASES || PHASES.includes('floorWithoutObserver')) {
       observer.close();
+      watchCache = undefined;
       console.log(
         `[bench] our observer closed (watches stopped, cache released) for the floor's last ${REPETITIONS} phases`,
       );
@@ -1089,7 +1096,13 @@ async function main() {
       )}, at the server ${spread(
         withoutObserver.map(p => p.atServer.p99),
         2,
-      )}; young GCs per phase ${spread(
+      )}; heap used at a phase's start ${spread(
+        withoutObserver.map(p => p.heapUsedAtStartMb),
+        0,
+      )} MB (with it running: ${spread(
+        all(r => r.floorPolling.heapUsedAtStartMb),
+        0,
+      )}); young GCs per phase ${spread(
         withoutObserver.map(p => p.backend.gcByKind.scavenge?.count ?? 0),
         0,
       )} (with it running: ${spread(
