@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { KubeClient } from './kubeClient';
+import { EC_KEY } from './pki';
 import { waitFor } from './processes';
 
 const run = promisify(execFile);
@@ -61,28 +62,54 @@ export async function issueClientCertificate(
 async function keyAndRequest(
   user: string,
 ): Promise<{ key: string; request: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testenv-client-'));
+  const { key, out } = await opensslKeyAnd([
+    'req',
+    '-new',
+    '-subj',
+    `/CN=${user}`,
+  ]);
+  return { key, request: out };
+}
+
+/**
+ * A self-signed serving certificate for an IP address, with its key: for a test's own TLS server
+ * (its clients trust the certificate itself).
+ */
+export async function selfSignedCertificate(
+  address: string,
+): Promise<{ cert: string; key: string }> {
+  const { key, out } = await opensslKeyAnd([
+    'req',
+    '-x509',
+    '-subj',
+    `/CN=${address}`,
+    '-addext',
+    `subjectAltName=IP:${address}`,
+    '-days',
+    '1',
+  ]);
+  return { cert: out, key };
+}
+
+/** Runs `openssl <command>` with a new EC key, in a folder removed after: the key and the output. */
+async function opensslKeyAnd(
+  command: string[],
+): Promise<{ key: string; out: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'testenv-openssl-'));
   try {
-    const keyFile = path.join(dir, 'client.key');
-    const requestFile = path.join(dir, 'client.csr');
+    const keyFile = path.join(dir, 'key.pem');
+    const outFile = path.join(dir, 'out.pem');
     await run('openssl', [
-      'req',
-      '-new',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
+      ...command,
+      ...EC_KEY,
       '-keyout',
       keyFile,
       '-out',
-      requestFile,
-      '-subj',
-      `/CN=${user}`,
+      outFile,
     ]);
     return {
       key: fs.readFileSync(keyFile, 'utf8'),
-      request: fs.readFileSync(requestFile, 'utf8'),
+      out: fs.readFileSync(outFile, 'utf8'),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

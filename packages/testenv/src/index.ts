@@ -10,7 +10,10 @@ export {
   untilAllowed,
 } from './accessReviews';
 export type { AccessSubject, ResourceAction } from './accessReviews';
-export { issueClientCertificate } from './clientCertificates';
+export {
+  issueClientCertificate,
+  selfSignedCertificate,
+} from './clientCertificates';
 export { startControlPlane } from './controlPlane';
 export type {
   AdminCredentials,

@@ -51,7 +51,7 @@ async function openssl(args: string[]): Promise<void> {
 }
 
 /** EC P-256 keys: fast to make, accepted by every component. */
-const EC_KEY = [
+export const EC_KEY = [
   '-newkey',
   'ec',
   '-pkeyopt',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConfigReader } from '@backstage/config';
 import { useControlPlane } from '@flink-standalone/testenv';
 import { backendToken } from '../__testUtils__/backendAccess';
+import { whoAmI } from '../__testUtils__/whoAmI';
 import { ClusterRegistry, FlinkKubernetesCluster } from './ClusterRegistry';
 import {
   ConfigClusterSupplier,
@@ -59,21 +60,6 @@ function fromEntry(entry: Record<string, unknown>) {
   return cluster;
 }
 
-/** Who the API server says the request came from. */
-async function whoAmI(cluster: FlinkKubernetesCluster): Promise<string> {
-  const review = await cluster.http.json<{
-    status: { userInfo: { username: string } };
-  }>({
-    method: 'POST',
-    path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-    body: {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'SelfSubjectReview',
-    },
-  });
-  return review.status.userInfo.username;
-}
-
 describe('ClusterRegistry connections, against the real API server', () => {
   it('trusts a PEM CA from caData, a base64 PEM from caData, and a caFile', async () => {
     const ca = plane().admin.ca;
@@ -82,12 +68,14 @@ describe('ClusterRegistry connections, against the real API server', () => {
       { caData: Buffer.from(ca).toString('base64') },
       { caFile: file('ca.crt', ca) },
     ]) {
-      expect(await whoAmI(fromEntry(entry))).toMatch(/^system:serviceaccount:/);
+      expect(await whoAmI(fromEntry(entry).http)).toMatch(
+        /^system:serviceaccount:/,
+      );
     }
   });
 
   it('refuses the server without its CA (the system roots do not know it)', async () => {
-    const error = await whoAmI(fromEntry({})).catch(e => e);
+    const error = await whoAmI(fromEntry({}).http).catch(e => e);
     expect(String(error.message ?? error)).toMatch(
       /self[- ]signed|unable to (verify|get local issuer)|certificate/i,
     );
@@ -133,8 +121,8 @@ describe('ClusterRegistry connections, against the real API server', () => {
     const asBackend = registry('as-backend').get('kc');
     const current = registry().get('kc');
     opened.push(asBackend, current);
-    expect(await whoAmI(asBackend)).toMatch(/^system:serviceaccount:/);
-    expect(await whoAmI(current)).not.toMatch(/^system:serviceaccount:/);
+    expect(await whoAmI(asBackend.http)).toMatch(/^system:serviceaccount:/);
+    expect(await whoAmI(current.http)).not.toMatch(/^system:serviceaccount:/);
     expect(() => registry('nope')).toThrow(
       `flinkStandalone cluster "kc": context "nope" is not in ${path}`,
     );
@@ -164,10 +152,10 @@ describe('ClusterRegistry connections, against the real API server', () => {
       ]),
     }).get('in-cluster');
     opened.push(cluster);
-    expect(await whoAmI(cluster)).toMatch(/^system:serviceaccount:/);
+    expect(await whoAmI(cluster.http)).toMatch(/^system:serviceaccount:/);
     // A rotated token is used from the next request on.
     writeFileSync(join(mount, 'token'), plane().admin.token);
-    expect(await whoAmI(cluster)).not.toMatch(/^system:serviceaccount:/);
+    expect(await whoAmI(cluster.http)).not.toMatch(/^system:serviceaccount:/);
   });
 
   it('outside a pod, without a token: an error naming the cluster and the missing file', async () => {

@@ -1,33 +1,15 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   issueClientCertificate,
+  selfSignedCertificate,
   useControlPlane,
 } from '@flink-standalone/testenv';
+import { whoAmI } from '../__testUtils__/whoAmI';
 import { KubeHttp, type KubeConnection } from './KubeHttp';
 
 const plane = useControlPlane();
-
-/** Who the API server says the request's sender is. */
-async function whoAmI(http: KubeHttp): Promise<string> {
-  const review = await http.json<{
-    status: { userInfo: { username: string } };
-  }>({
-    method: 'POST',
-    path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-    body: {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'SelfSubjectReview',
-    },
-  });
-  return review.status.userInfo.username;
-}
 
 describe('KubeHttp connections', () => {
   it('presents a rotated client certificate from its next request on, against the real API server', async () => {
@@ -58,37 +40,18 @@ describe('KubeHttp connections', () => {
   });
 
   describe('against a TLS server that counts its connections', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-http-'));
     let server: https.Server;
     let certificate: string;
+    let key: string;
     /** The server's side of every connection opened, in order. */
     let connections: TLSSocket[] = [];
 
     beforeAll(async () => {
-      await promisify(execFile)('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        path.join(dir, 'server.key'),
-        '-out',
-        path.join(dir, 'server.crt'),
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-days',
-        '1',
-      ]);
-      certificate = fs.readFileSync(path.join(dir, 'server.crt'), 'utf8');
+      ({ cert: certificate, key } = await selfSignedCertificate('127.0.0.1'));
       server = https.createServer(
         {
           cert: certificate,
-          key: fs.readFileSync(path.join(dir, 'server.key')),
+          key,
         },
         (_request, response) => response.end('{}'),
       );
@@ -107,7 +70,6 @@ describe('KubeHttp connections', () => {
     afterAll(async () => {
       server.closeAllConnections();
       await new Promise(resolve => server.close(resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
     });
 
     /**
