@@ -96,6 +96,20 @@ describe('KubeHttp connections', () => {
       }
     });
 
+    it('keeps one connection while the CA is a new list of the same certificates', async () => {
+      const http = new KubeHttp(
+        connection(options => {
+          options.ca = [Buffer.from(certificate)];
+        }),
+      );
+      try {
+        for (let i = 0; i < 3; i++) await http.json({ path: '/api' });
+        expect(connections).toHaveLength(1);
+      } finally {
+        http.close();
+      }
+    });
+
     it('opens a new connection when the identity changes, and closes the old one', async () => {
       let verify: boolean | undefined;
       const http = new KubeHttp(

@@ -1,3 +1,4 @@
+import { KeyObject } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Socket } from 'node:net';
@@ -74,7 +75,7 @@ export class KubeHttp {
     return this.server.origin;
   }
 
-  /** Closes idle keep-alive connections. */
+  /** Closes the current identity's connections (a retired identity's close as they end). */
   close(): void {
     this.pool?.agent.destroy();
     this.pool = undefined;
@@ -201,10 +202,10 @@ export class KubeHttp {
    * The agent whose connections present this request's TLS identity, which moves from the
    * request's options into the agent's secure context. A connection's identity is fixed at its
    * handshake, and Node's agent lets its own options override a request's: an identity that
-   * changes (a client certificate rotated by an exec plugin or an auth strategy) gets an agent of
-   * its own, and the old one's connections close as soon as they are idle (busy ones, watches,
-   * run to their end). Out of the request's options, the PEMs no longer go into the name Node builds for
-   * every request to pick its pool of sockets.
+   * changes (a client certificate rotated by an exec plugin or an auth strategy) gets an agent
+   * of its own, and the old one's connections close as soon as they are idle (busy ones,
+   * watches, run to their end). Out of the request's options, the PEMs no longer go into the
+   * name Node builds for every request to pick its pool of sockets.
    */
   private agentFor(options: https.RequestOptions): https.Agent {
     const identity: TlsIdentity = {
@@ -247,6 +248,7 @@ type TlsIdentity = Pick<
 function sameMaterial(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Buffer.isBuffer(a)) return Buffer.isBuffer(b) && a.equals(b);
+  if (a instanceof KeyObject) return b instanceof KeyObject && a.equals(b);
   if (Array.isArray(a)) {
     return (
       Array.isArray(b) &&
@@ -254,11 +256,15 @@ function sameMaterial(a: unknown, b: unknown): boolean {
       a.every((item, i) => sameMaterial(item, b[i]))
     );
   }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const [x, y] = [a, b] as { pem?: unknown; passphrase?: unknown }[];
-    return x.passphrase === y.passphrase && sameMaterial(x.pem, y.pem);
-  }
+  if (isPemWithPassphrase(a) && isPemWithPassphrase(b))
+    return a.passphrase === b.passphrase && sameMaterial(a.pem, b.pem);
   return false;
+}
+
+function isPemWithPassphrase(
+  material: unknown,
+): material is { pem: unknown; passphrase?: string } {
+  return typeof material === 'object' && material !== null && 'pem' in material;
 }
 
 function sameIdentity(a: TlsIdentity, b: TlsIdentity): boolean {
