@@ -2,8 +2,9 @@
  * The cluster's own life while the benchmark measures, in a worker thread: every 1/`perSecond` s
  * a TaskManager pod is deleted (its StatefulSet recreates it, the scheduler places it, kwok runs
  * it, the controllers write events), and our status route is read until the change shows: the
- * change→status delay (unless `readsStatus` is false: the changes only, with our observer closed). The cluster's life is not on the backend's cores in production: the
- * thread takes the simulated cluster's priority.
+ * change→status delay (unless `readsStatus` is false: the changes only, with our observer
+ * closed). The cluster's life is not on the backend's cores in production: the thread takes the
+ * simulated cluster's priority.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { KubeClient } from '@flink-standalone/testenv';

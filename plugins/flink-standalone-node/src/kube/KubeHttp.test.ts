@@ -86,29 +86,26 @@ describe('KubeHttp connections', () => {
       },
     });
 
-    it('keeps one connection while the TLS identity is the same bytes in new Buffers', async () => {
-      const http = new KubeHttp(connection());
-      try {
-        for (let i = 0; i < 3; i++) await http.json({ path: '/api' });
-        expect(connections).toHaveLength(1);
-      } finally {
-        http.close();
-      }
-    });
-
-    it('keeps one connection while the CA is a new list of the same certificates', async () => {
-      const http = new KubeHttp(
-        connection(options => {
+    it.each([
+      ['the same bytes in new Buffers', () => {}],
+      [
+        'a new list of the same certificates',
+        (options: https.RequestOptions) => {
           options.ca = [Buffer.from(certificate)];
-        }),
-      );
-      try {
-        for (let i = 0; i < 3; i++) await http.json({ path: '/api' });
-        expect(connections).toHaveLength(1);
-      } finally {
-        http.close();
-      }
-    });
+        },
+      ],
+    ])(
+      'keeps one connection while the CA is %s',
+      async (_case, more: (options: https.RequestOptions) => void) => {
+        const http = new KubeHttp(connection(more));
+        try {
+          for (let i = 0; i < 3; i++) await http.json({ path: '/api' });
+          expect(connections).toHaveLength(1);
+        } finally {
+          http.close();
+        }
+      },
+    );
 
     it('opens a new connection when the identity changes, and closes the old one', async () => {
       let verify: boolean | undefined;
